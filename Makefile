@@ -1,0 +1,183 @@
+# CUDA C course kit.  `make help` lists the targets; README.md explains them.
+#
+# Variables: CH=NN (one chapter), IMPL=solutions|exercises (where exercise steps
+# come from), ARCH=sm_90 (override the detected GPU), CRITERION_DIR=prefix
+# (Criterion from a folder), QUICK=1 (short bench), EXP=a,b (bench experiments),
+# N=2^24 (demo size), SUBMISSION=dir / SUBMISSIONS=dir (grading).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+CUDA ?= /usr/local/cuda
+NVCC ?= $(CUDA)/bin/nvcc
+CC := gcc
+SANITIZER ?= $(CUDA)/bin/compute-sanitizer
+IMPL ?= solutions
+JOBS ?= $(shell nproc 2>/dev/null || echo 4)
+
+ifeq ($(filter $(IMPL),solutions exercises),)
+$(error IMPL must be 'solutions' or 'exercises', not '$(IMPL)')
+endif
+
+# ---------------------------------------------------------------- chapters
+ALL_CHAPTERS := $(sort $(patsubst chapters/%/,%,$(wildcard chapters/[0-9][0-9]-*/)))
+override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
+ifneq ($(CH),)
+CHAPTERS := $(filter $(CH)-%,$(ALL_CHAPTERS))
+ifeq ($(CHAPTERS),)
+$(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
+endif
+else
+CHAPTERS := $(ALL_CHAPTERS)
+endif
+chid = $(firstword $(subst -, ,$1))
+
+# ------------------------------------------------------------- GPU target
+ifeq ($(ARCH),)
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+ifneq ($(GPU_CC),)
+GENCODE := -gencode arch=compute_$(GPU_CC),code=sm_$(GPU_CC)
+else
+# no GPU here: Hopper machine code plus PTX, so every .cu still compiles
+GENCODE := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+endif
+else
+GENCODE := -arch=$(ARCH)
+endif
+
+# ------------------------------------------------------------------ flags
+BUILD := build/$(IMPL)
+CRIT_INC := $(if $(CRITERION_DIR),-I$(abspath $(CRITERION_DIR))/include)
+CRIT_LIB := $(if $(CRITERION_DIR),-L$(abspath $(CRITERION_DIR))/lib -Xlinker -rpath=$(abspath $(CRITERION_DIR))/lib -Xlinker --disable-new-dtags) -lcriterion
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Ireference -I$(CUDA)/include -MMD -MP
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -MMD -MP
+LDFLAGS := $(GENCODE)
+# include paths of the chapter a source belongs to (its folder's name)
+chname = $(notdir $(patsubst %/,%,$(dir $1)))
+chinc = $(if $(filter chapters/% solutions/% exercises/%,$1),-Ichapters/$(call chname,$1) -I$(IMPL)/$(call chname,$1))
+TEST_INC := -Itests $(foreach c,$(ALL_CHAPTERS),-Ichapters/$c -I$(IMPL)/$c) $(CRIT_INC)
+
+# rebuild everything when the flags change (ARCH, CUDA, IMPL switch ...)
+FLAGS_STAMP := $(BUILD)/.flags
+$(shell mkdir -p $(BUILD) && echo '$(CFLAGS) | $(NVCCFLAGS) | $(CRIT_INC)' | cmp -s - $(FLAGS_STAMP) || echo '$(CFLAGS) | $(NVCCFLAGS) | $(CRIT_INC)' > $(FLAGS_STAMP))
+
+$(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP) | criterion
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TEST_INC) -c $< -o $@
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(call chinc,$<) -c $< -o $@
+$(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
+
+# ---------------------------------------------------------------- libraries
+KIT_SRC := $(wildcard reference/*.c reference/*.cu)
+KIT_LIB := $(BUILD)/lib/libkit.a
+objs = $(patsubst %,$(BUILD)/obj/%.o,$(basename $1))
+$(KIT_LIB): $(call objs,$(KIT_SRC))
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+
+# per chapter: a library of its steps, and its program chNN
+define CHAPTER_RULES
+$1_SRC := $$(filter-out chapters/$1/bench.c,$$(wildcard chapters/$1/*.c chapters/$1/*.cu)) $$(wildcard $(IMPL)/$1/*.c $(IMPL)/$1/*.cu)
+$(BUILD)/lib/lib$1.a: $$(call objs,$$($1_SRC))
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
+$(BUILD)/bin/ch$(call chid,$1): $(BUILD)/obj/chapters/$1/bench.o $(BUILD)/lib/lib$1.a $(KIT_LIB)
+	@mkdir -p $$(@D)
+	$(NVCC) $(LDFLAGS) -o $$@ $$^
+endef
+$(foreach c,$(ALL_CHAPTERS),$(eval $(call CHAPTER_RULES,$c)))
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+PROGRAMS := $(foreach c,$(CHAPTERS),$(BUILD)/bin/ch$(call chid,$c))
+TEST_SRC := tests/kit_test.c $(if $(CH),,tests/test_00_reference.c) \
+            $(foreach c,$(CHAPTERS),$(wildcard tests/test_$(call chid,$c)_*.c))
+TEST_BIN := $(BUILD)/bin/tests$(if $(CH),_$(CH))
+RESULTS := $(BUILD)/results$(if $(CH),_$(CH)).tsv
+$(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB)
+	@mkdir -p $(@D)
+	$(NVCC) $(LDFLAGS) -o $@ $^ $(CRIT_LIB)
+
+# ------------------------------------------------------------------ targets
+.PHONY: all test grade bench plots demo exercises check sanitize tables deps criterion clean help
+
+all: $(PROGRAMS) ## build every chapter program (build/$(IMPL)/bin/chNN)
+
+test: $(TEST_BIN) ## run the Criterion suites (GPU tests skip with a reason when there is no GPU)
+	@rm -f $(RESULTS)
+	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir for students
+ifneq ($(SUBMISSIONS),)
+	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH))
+else ifneq ($(SUBMISSION),)
+	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
+else
+	@$(MAKE) --no-print-directory IMPL=$(if $(filter command line,$(origin IMPL)),$(IMPL),exercises) grade-here
+endif
+
+.PHONY: grade-here
+grade-here: $(TEST_BIN)
+	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) >$(BUILD)/grade.log 2>&1 || true
+	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
+
+bench: $(PROGRAMS) ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b)
+	@st=0; for c in $(CHAPTERS); do \
+	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) || st=$$?; \
+	done; \
+	if command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots || st=1; \
+	else echo "gnuplot is not installed here: copy plots/ to a machine with gnuplot and run 'make plots' there"; fi; \
+	exit $$st
+
+plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot)
+	@command -v gnuplot >/dev/null || { echo "make plots: gnuplot not found (apt-get install gnuplot-nox)"; exit 1; }
+	@for c in $(CHAPTERS); do \
+	  if ls plots/$$c/*.csv >/dev/null 2>&1; then \
+	    gnuplot -e "dir='plots/$$c'" reference/plot_common.gp chapters/$$c/plot.gp && echo "plots/$$c: drawn"; \
+	  else echo "plots/$$c: no CSV yet (make bench CH=$${c%%-*})"; fi; \
+	done
+
+demo: $(PROGRAMS) ## time and verify a chapter's ladder at one size as a table (CH=NN N=2^24)
+	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} demo $(if $(N),--n $(N)) || st=$$?; echo; done; exit $$st
+
+sanitize: $(PROGRAMS) ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
+	@test -x $(SANITIZER) || { echo "make sanitize: $(SANITIZER) not found"; exit 2; }
+	@st=0; for c in $(CHAPTERS); do for tool in memcheck racecheck synccheck initcheck; do \
+	  extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
+	  echo "== $$c: $$tool"; \
+	  $(SANITIZER) --tool $$tool $$extra --error-exitcode 9 $(BUILD)/bin/ch$${c%%-*} sanitize 2>&1 | tail -n 4; \
+	  r=$${PIPESTATUS[0]}; [ $$r = 0 ] || { echo "== $$c: $$tool FAILED (exit $$r)"; st=1; }; \
+	done; done; exit $$st
+
+exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
+	@tools/mkexercises.sh solutions exercises
+
+check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current
+	@tools/check.sh
+
+tables: $(PROGRAMS) ## rewrite the step tables in the chapter READMEs from the step tables
+	@tools/tables.sh update $(CHAPTERS)
+
+deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot)
+	@command -v apt-get >/dev/null || { echo "make deps: no apt-get here; install Criterion and gnuplot yourself, or use CRITERION_DIR=prefix (docs/gpu-setup.md)"; exit 1; }
+	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
+	$$s apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$s apt-get install -y -qq libcriterion-dev gnuplot-nox \
+	|| { echo "make deps: apt-get failed; on a machine without a package registry use CRITERION_DIR=prefix (docs/gpu-setup.md)"; exit 1; }
+
+criterion: # make sure the Criterion headers are reachable (installs them with `make deps` when missing)
+ifeq ($(CRITERION_DIR),)
+	@printf '#include <criterion/criterion.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || { echo "Criterion not found: installing it (make deps)"; $(MAKE) --no-print-directory deps; }
+else
+	@test -f $(CRITERION_DIR)/include/criterion/criterion.h || { echo "CRITERION_DIR=$(CRITERION_DIR) has no include/criterion/criterion.h"; exit 1; }
+endif
+
+clean: ## remove build/
+	rm -rf build
+
+help: ## this list
+	@echo "usage: make [target] [CH=NN] [IMPL=solutions|exercises] [ARCH=sm_90] [CRITERION_DIR=prefix] [QUICK=1] [N=2^24]"
+	@echo "chapters: $(ALL_CHAPTERS)"
+	@awk -F'## ' '/^[a-z-]+:.*## / { split($$1, t, ":"); printf "  %-11s %s\n", t[1], $$2 }' $(firstword $(MAKEFILE_LIST))

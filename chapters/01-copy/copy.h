@@ -1,0 +1,79 @@
+/* copy.h - chapter 01: copy and the data access skeletons (DASks).
+ * Every step copies n 32-bit words from in to out on a stream, asynchronously. */
+#ifndef KIT_COPY_H
+#define KIT_COPY_H
+
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef cudaError_t (*copy_run_fn)(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
+                                   cudaStream_t s);
+
+typedef struct copy_step {
+    kit_step_info info;
+    size_t (*scratch_bytes)(size_t n); /* NULL: no scratch */
+    copy_run_fn run;
+} copy_step;
+
+/* ---- CPU baselines (copy_cpu.c) */
+void copy_cpu_loop(const uint32_t *in, uint32_t *out, size_t n);
+void copy_cpu_memcpy(const uint32_t *in, uint32_t *out, size_t n);
+
+/* ---- the ladder, one file per step */
+cudaError_t copy_s0_simple(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s0_describe(kit_kernel_desc *d);
+cudaError_t copy_s1_block_dask(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s1_describe(kit_kernel_desc *d);
+cudaError_t copy_s2_unroll(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s2_describe(kit_kernel_desc *d);
+cudaError_t copy_s3_batch(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s3_describe(kit_kernel_desc *d);
+cudaError_t copy_s4_column_dask(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s4_describe(kit_kernel_desc *d);
+cudaError_t copy_s5_row_dask(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s5_describe(kit_kernel_desc *d);
+cudaError_t copy_s6_hopper(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+cudaError_t copy_s6_describe(kit_kernel_desc *d);
+
+/* Row DASk over an arbitrary inclusive range: out[start..stop] = in[start..stop];
+ * nothing outside the range is read or written. stop < start copies nothing. */
+cudaError_t copy_row_dask_range(const uint32_t *in, uint32_t *out, size_t start, size_t stop,
+                                cudaStream_t s);
+
+/* ---- step tables (steps.c, and the tuning tables beside their kernels) */
+#define COPY_NSTEPS 8
+#define COPY_ILP_NVARIANTS 80    /* s3 kernel: nWork 1..16 x batch interleaved,2,4,8,16 */
+#define COPY_TBS_NVARIANTS 32    /* s3 kernel: block size 32..1024 step 32 */
+#define COPY_RES_NVARIANTS 16    /* s3 kernel: forced resident blocks per SM 1..16 */
+#define COPY_HOPPER_NVARIANTS 32 /* s6 kernel: block size x vectors per thread x hint */
+extern const copy_step copy_steps[COPY_NSTEPS];
+extern const copy_step copy_ilp_variants[COPY_ILP_NVARIANTS];
+extern const copy_step copy_tbs_variants[COPY_TBS_NVARIANTS];
+extern const copy_step copy_res_variants[COPY_RES_NVARIANTS];
+extern const copy_step copy_hopper_variants[COPY_HOPPER_NVARIANTS];
+
+/* ---- MAP primitives (map.cu): fill, gather, scatter with an index map */
+cudaError_t map_fill(uint32_t *out, uint32_t value, size_t n, cudaStream_t s);
+cudaError_t map_gather(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n, cudaStream_t s);
+cudaError_t map_scatter(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n, cudaStream_t s);
+cudaError_t map_fill_describe(kit_kernel_desc *d);
+cudaError_t map_gather_describe(kit_kernel_desc *d);
+cudaError_t map_scatter_describe(kit_kernel_desc *d);
+void map_cpu_gather(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
+void map_cpu_scatter(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
+
+/* ---- ladders for the harness (steps.c) */
+extern const kit_ladder copy_ladder;      /* the main ladder + cudaMemcpy */
+extern const kit_ladder copy_ilp_ladder;
+extern const kit_ladder copy_tbs_ladder;
+extern const kit_ladder copy_res_ladder;
+extern const kit_ladder copy_hopper_ladder;
+extern const kit_ladder copy_map_ladder;  /* fill, copy, gather, scatter x identity/random map */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,77 @@
+/* device.c - is there a GPU, and what is it?  Queried once per process. */
+#include "kit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int kit_gpu_available(char *why, size_t len)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        if (why && len)
+            snprintf(why, len, "no CUDA device (%s)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
+        cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
+        return 0;
+    }
+    /* A device may be listed yet unusable (busy, prohibited mode): touch it. */
+    e = cudaFree(0);
+    if (e != cudaSuccess) {
+        if (why && len) snprintf(why, len, "no CUDA device usable (%s)", cudaGetErrorString(e));
+        return 0;
+    }
+    if (why && len) why[0] = '\0';
+    return 1;
+}
+
+static kit_device g_dev;
+static int g_dev_ok;
+
+cudaError_t kit_device_get(const kit_device **out)
+{
+    if (!g_dev_ok) {
+        kit_device *d = &g_dev;
+        struct cudaDeviceProp p;
+        int mem_khz = 0, bus_bits = 0;
+        memset(d, 0, sizeof *d);
+        KIT_TRY(cudaGetDevice(&d->ordinal));
+        KIT_TRY(cudaGetDeviceProperties(&p, d->ordinal));
+        snprintf(d->name, sizeof d->name, "%s", p.name);
+        d->cc_major = p.major;
+        d->cc_minor = p.minor;
+        d->sms = p.multiProcessorCount;
+        d->max_threads_sm = p.maxThreadsPerMultiProcessor;
+        d->max_blocks_sm = p.maxBlocksPerMultiProcessor;
+        d->l2_bytes = (size_t)p.l2CacheSize;
+        d->gmem_bytes = p.totalGlobalMem;
+        d->smem_per_sm = p.sharedMemPerMultiprocessor;
+        d->smem_block_optin = p.sharedMemPerBlockOptin;
+        /* memoryClockRate left cudaDeviceProp in CUDA 13: ask the attribute. */
+        if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, d->ordinal) != cudaSuccess)
+            mem_khz = 0;
+        if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, d->ordinal) !=
+            cudaSuccess)
+            bus_bits = 0;
+        cudaGetLastError();
+        /* double data rate: 2 transfers per clock */
+        d->peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+        g_dev_ok = 1;
+    }
+    *out = &g_dev;
+    return cudaSuccess;
+}
+
+int kit_sm_count(void)
+{
+    static int sms;
+    if (!sms) {
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            cudaGetLastError();
+            sms = 0;
+        }
+    }
+    return sms;
+}

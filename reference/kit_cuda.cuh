@@ -1,0 +1,40 @@
+/* kit_cuda.cuh - small helpers for the .cu step files (CUDA C only). */
+#ifndef KIT_CUDA_CUH
+#define KIT_CUDA_CUH
+
+#include <limits.h>
+
+#include "kit.h"
+
+/* Define the extern "C" describe function of a step: its main kernel, block size
+ * and dynamic shared memory, for the demo's registers / smem / occupancy columns. */
+#define KIT_DESCRIBE(name, kernel, threads, smem)                                     \
+    extern "C" cudaError_t name(kit_kernel_desc *d)                                   \
+    {                                                                                 \
+        d->func = (const void *)(kernel);                                             \
+        d->block_threads = (threads);                                                 \
+        d->dyn_smem = (smem);                                                         \
+        return cudaSuccess;                                                           \
+    }
+
+/* Blocks needed to cover n items at per_block items each; 0 when the grid
+ * would exceed the hardware limit (the caller returns cudaErrorInvalidValue). */
+static inline unsigned kit_blocks_for(size_t n, size_t per_block)
+{
+    size_t b = (n + per_block - 1) / per_block;
+    return b > (size_t)INT_MAX ? 0u : (unsigned)b;
+}
+
+/* A grid that fills the GPU exactly once: SMs x resident blocks per SM of
+ * kernel at this block size and dynamic shared memory. */
+static inline cudaError_t kit_resident_grid(const void *kernel, int threads, size_t smem,
+                                            unsigned *grid)
+{
+    int per_sm = 0, sms = kit_sm_count();
+    KIT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    if (sms <= 0 || per_sm <= 0) return cudaErrorInvalidConfiguration;
+    *grid = (unsigned)(sms * per_sm);
+    return cudaSuccess;
+}
+
+#endif

@@ -1,0 +1,83 @@
+/* kit_test.c - shared test helpers and the results file the grader reads.
+ *
+ * Criterion runs each test in its own worker process; the report hook below
+ * runs in the runner after all of them and writes one line per test to the
+ * file named by $KIT_RESULTS (when set):
+ *     suite <TAB> test <TAB> status <TAB> message
+ * status is pass, fail, crash, timeout or skip; message is the skip reason or
+ * the first failed assertion. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_test.h"
+
+const size_t kit_test_sizes[] = {0, 1, 31, 32, 33, 1023, 1025, (1u << 20) + 7, 1u << 24};
+const size_t kit_test_nsizes = sizeof kit_test_sizes / sizeof kit_test_sizes[0];
+
+void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed)
+{
+    char msg[KIT_MSG];
+    int ok = 0;
+    cudaError_t e = kit_ladder_verify(L, i, n, p, seed, &ok, msg, sizeof msg);
+    const char *name = L->step(L, i)->name;
+    cr_assert(e == cudaSuccess, "%s %s, n=%zu, %s input: CUDA error: %s", L->id, name, n,
+              kit_pattern_name(p), cudaGetErrorString(e));
+    cr_assert(ok, "%s %s, n=%zu, %s input: %s", L->id, name, n, kit_pattern_name(p), msg);
+}
+
+void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
+                       const kit_pattern *patterns, size_t npatterns)
+{
+    size_t i, k, p;
+    for (i = 0; i < L->count; i++)
+        for (k = 0; k < nsizes; k++)
+            for (p = 0; p < npatterns; p++) kit_expect_step(L, i, sizes[k], patterns[p], 1000 + k);
+}
+
+/* One field of the results file: no tabs or newlines inside. */
+static void put_field(FILE *f, const char *s)
+{
+    for (; s && *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static const char *status_of(const struct criterion_test_stats *t)
+{
+    if (t->timed_out) return "timeout";
+    if (t->crashed) return "crash";
+    if (t->test_status == CR_STATUS_SKIPPED) return "skip";
+    if (t->test_status == CR_STATUS_FAILED) return "fail";
+    return "pass";
+}
+
+static const char *message_of(const struct criterion_test_stats *t)
+{
+    const struct criterion_assert_stats *a;
+    if (t->message && *t->message) return t->message;
+    for (a = t->asserts; a; a = a->next)
+        if (!a->passed && a->message) return a->message;
+    if (t->crashed) return t->signal ? "the test process crashed (signal)" : "the test process crashed";
+    if (t->timed_out) return "the test exceeded its time limit";
+    return "";
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    const char *path = getenv("KIT_RESULTS");
+    const struct criterion_suite_stats *s;
+    const struct criterion_test_stats *t;
+    FILE *f;
+    if (!path || !*path) return;
+    f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "kit tests: cannot write %s\n", path);
+        return;
+    }
+    for (s = stats->suites; s; s = s->next)
+        for (t = s->tests; t; t = t->next) {
+            fprintf(f, "%s\t%s\t%s\t", s->suite->name, t->test->name, status_of(t));
+            put_field(f, message_of(t));
+            fputc('\n', f);
+        }
+    fclose(f);
+}

@@ -1,0 +1,31 @@
+/* kit_test.h - what every Criterion suite of the kit shares. */
+#ifndef KIT_TEST_H
+#define KIT_TEST_H
+
+#include <criterion/criterion.h>
+
+#include "kit.h"
+
+/* Per-test time limits (seconds): a hanging kernel fails its own test only. */
+#define KIT_CPU_TIMEOUT 60
+#define KIT_GPU_TIMEOUT 120
+
+/* Skip the running test, with the reason, when no CUDA device is usable.
+ * Called inside each GPU test, i.e. after Criterion has forked the worker. */
+#define KIT_REQUIRE_GPU()                                                       \
+    do {                                                                        \
+        char kit_why_[KIT_MSG];                                                 \
+        if (!kit_gpu_available(kit_why_, sizeof kit_why_)) cr_skip_test("%s", kit_why_); \
+    } while (0)
+
+/* Assert that step i of L reproduces the CPU reference on (n, pattern). */
+void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed);
+/* Same, for every step of L over sizes[0..nsizes) x patterns[0..npatterns). */
+void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
+                       const kit_pattern *patterns, size_t npatterns);
+
+/* The sizes every chapter's tests use unless it says otherwise. */
+extern const size_t kit_test_sizes[];
+extern const size_t kit_test_nsizes;
+
+#endif

@@ -1,0 +1,307 @@
+/* test_01_copy.c - chapter 01: CPU baselines, every GPU step and tuning
+ * variant against them, the Row DASk on unaligned ranges, and the exercises. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy.h"
+#include "kit_test.h"
+#include "loadbalance.h"
+
+static const kit_pattern copy_patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_ALTERNATING};
+#define NPAT (sizeof copy_patterns / sizeof copy_patterns[0])
+
+/* ------------------------------------------------------------------ CPU */
+
+TestSuite(ch01_cpu, .timeout = KIT_CPU_TIMEOUT);
+
+Test(ch01_cpu, loop_equals_memcpy)
+{
+    static const size_t sizes[] = {0, 1, 31, 33, 1025, (1u << 16) + 3};
+    size_t k;
+    for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t n = sizes[k];
+        uint32_t *in = malloc((n + 1) * 4), *a = malloc((n + 1) * 4), *b = malloc((n + 1) * 4);
+        char msg[KIT_MSG];
+        cr_assert(in && a && b);
+        kit_fill_u32(in, n, KIT_UNIFORM, n);
+        memset(a, 0xA5, (n + 1) * 4);
+        memset(b, 0x5A, (n + 1) * 4);
+        copy_cpu_loop(in, a, n);
+        copy_cpu_memcpy(in, b, n);
+        cr_assert(kit_cmp_u32(a, in, n, msg, sizeof msg), "loop, n=%zu: %s", n, msg);
+        cr_assert(kit_cmp_u32(b, in, n, msg, sizeof msg), "memcpy, n=%zu: %s", n, msg);
+        cr_assert_eq(a[n], 0xA5A5A5A5u, "loop wrote past n=%zu", n);
+        free(in);
+        free(a);
+        free(b);
+    }
+}
+
+Test(ch01_cpu, gather_undoes_scatter)
+{
+    enum { N = 5003 };
+    static uint32_t in[N], idx[N], mid[N], back[N];
+    char msg[KIT_MSG];
+    kit_fill_u32(in, N, KIT_UNIFORM, 3);
+    kit_permutation(idx, N, 4);
+    map_cpu_scatter(in, idx, mid, N);
+    map_cpu_gather(mid, idx, back, N);
+    cr_assert(kit_cmp_u32(back, in, N, msg, sizeof msg), "%s", msg);
+    cr_assert_eq(mid[idx[7]], in[7]);
+}
+
+/* The step table is the single source for bench, demo, tests and README:
+ * check it is complete and consistent. */
+Test(ch01_cpu, step_tables_are_consistent)
+{
+    static const kit_ladder *const all[] = {&copy_ladder, &copy_ilp_ladder, &copy_tbs_ladder,
+                                            &copy_res_ladder, &copy_hopper_ladder,
+                                            &copy_map_ladder};
+    size_t l, i, j;
+    for (l = 0; l < sizeof all / sizeof *all; l++) {
+        const kit_ladder *L = all[l];
+        cr_assert_gt(L->count, 0);
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
+                      "%s step %zu lacks a field", L->id, i);
+            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id,
+                      s->name);
+            if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
+                char path[256];
+                snprintf(path, sizeof path, "solutions/%s", s->file + 8);
+                cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise", s->name);
+                cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
+            } else {
+                cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
+            }
+            /* ladders name each step once; tuning tables share one name, differ in param */
+            for (j = 0; j < i; j++)
+                cr_assert(strcmp(L->step(L, j)->name, s->name) != 0 ||
+                              strcmp(L->step(L, j)->param, s->param) != 0,
+                          "%s: step %s listed twice", L->id, s->name);
+        }
+    }
+    cr_assert_eq(copy_ladder.count, COPY_NSTEPS);
+    cr_assert_eq(copy_ilp_ladder.count, 80);
+    cr_assert_eq(copy_tbs_ladder.count, 32);
+}
+
+/* ------------------------------------------------------------------ GPU */
+
+TestSuite(ch01_gpu, .timeout = KIT_GPU_TIMEOUT);
+
+/* one test per ladder step: sizes x patterns */
+#define STEP_TEST(step_, i)                                                                     \
+    Test(ch01_gpu, step_)                                                                       \
+    {                                                                                           \
+        size_t k, p;                                                                            \
+        KIT_REQUIRE_GPU();                                                                      \
+        cr_assert_str_eq(copy_ladder.step(&copy_ladder, i)->name, #step_);                     \
+        for (k = 0; k < kit_test_nsizes; k++)                                                   \
+            for (p = 0; p < NPAT; p++) kit_expect_step(&copy_ladder, i, kit_test_sizes[k], copy_patterns[p], 7 + k); \
+    }
+
+STEP_TEST(s0_simple, 0)
+STEP_TEST(s1_block_dask, 1)
+STEP_TEST(s2_unroll, 2)
+STEP_TEST(s3_batch, 3)
+STEP_TEST(s4_column_dask, 4)
+STEP_TEST(s5_row_dask, 5)
+STEP_TEST(s6_hopper, 6)
+STEP_TEST(cudaMemcpy, 7)
+
+static const size_t tuning_sizes[] = {1, 33, 4101, (1u << 20) + 7};
+
+#define TABLE_TEST(test_, ladder)                                                               \
+    Test(ch01_gpu, test_)                                                                       \
+    {                                                                                           \
+        const kit_pattern p = KIT_UNIFORM;                                                      \
+        KIT_REQUIRE_GPU();                                                                      \
+        kit_expect_ladder(&ladder, tuning_sizes, sizeof tuning_sizes / sizeof *tuning_sizes, &p, 1); \
+    }
+
+TABLE_TEST(ilp_variants, copy_ilp_ladder)
+TABLE_TEST(blocksize_variants, copy_tbs_ladder)
+TABLE_TEST(residency_variants, copy_res_ladder)
+TABLE_TEST(hopper_variants, copy_hopper_ladder)
+
+Test(ch01_gpu, map_primitives)
+{
+    static const kit_pattern p[] = {KIT_UNIFORM, KIT_LINEAR};
+    KIT_REQUIRE_GPU();
+    kit_expect_ladder(&copy_map_ladder, kit_test_sizes, kit_test_nsizes, p, 2);
+}
+
+/* Forced residency really yields 1..16 resident blocks per SM. */
+Test(ch01_gpu, residency_is_forced)
+{
+    size_t i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < copy_res_ladder.count; i++) {
+        kit_kernel_desc d;
+        int per_sm = 0;
+        cr_assert_eq(copy_res_ladder.step(&copy_res_ladder, i)->describe(&d), cudaSuccess);
+        cr_assert_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d.func, d.block_threads,
+                                                                   d.dyn_smem), cudaSuccess);
+        cr_assert_eq(per_sm, (int)i + 1, "forced=%zu gives %d blocks/SM", i + 1, per_sm);
+    }
+}
+
+/* Row DASk on [start, stop]: inside copied, outside untouched. */
+static void expect_row_range(size_t total, size_t start, size_t stop)
+{
+    uint32_t *h_in = malloc(total * 4), *h_out = malloc(total * 4);
+    uint32_t *d_in = NULL, *d_out = NULL;
+    char msg[KIT_MSG];
+    cr_assert(h_in && h_out);
+    kit_fill_u32(h_in, total, KIT_UNIFORM, start ^ stop);
+    cr_assert_eq(cudaMalloc((void **)&d_in, total * 4), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_out, total * 4), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, h_in, total * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(kit_poison(d_out, total * 4, 0), cudaSuccess);
+    cr_assert_eq(copy_row_dask_range(d_in, d_out, start, stop, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(h_out, d_out, total * 4, 0), cudaSuccess);
+    if (stop >= start) {
+        cr_assert(kit_all_poison_u32(h_out, start, msg, sizeof msg), "[%zu,%zu] before: %s", start, stop, msg);
+        cr_assert(kit_cmp_u32(h_out + start, h_in + start, stop - start + 1, msg, sizeof msg),
+                  "[%zu,%zu]: %s", start, stop, msg);
+        cr_assert(kit_all_poison_u32(h_out + stop + 1, total - stop - 1, msg, sizeof msg),
+                  "[%zu,%zu] after: %s", start, stop, msg);
+    } else {
+        cr_assert(kit_all_poison_u32(h_out, total, msg, sizeof msg), "empty range wrote: %s", msg);
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_out);
+}
+
+Test(ch01_gpu, row_dask_unaligned_ranges)
+{
+    static const size_t r[][2] = {
+        {0, 0},     {1, 1},      {5, 40},     {31, 32},      {32, 543},    {33, 1000},
+        {3, 511},   {3, 514},    {100, 99},   {7, 1048579},  {511, 2048},  {0, 1048575},
+        {17, 3000000}, {1023, 1023 + 512 * 5}, {9, 9 + 512 * 2112 * 2 + 1},
+    };
+    size_t i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < sizeof r / sizeof *r; i++) expect_row_range(r[i][1] + 70, r[i][0], r[i][1]);
+}
+
+/* ------------------------------------------------------------ exercises */
+
+/* ex01_loadbalance (CPU): row_dask_balance in $(IMPL)/01-copy/loadbalance.h */
+TestSuite(ex01_loadbalance, .timeout = KIT_CPU_TIMEOUT);
+
+/* rows contiguous and in order, covering [0, m), counts differ by at most one */
+static void expect_balanced(uint64_t m, uint32_t R)
+{
+    uint64_t next = 0, lo = ~0ull, hi = 0;
+    uint32_t r;
+    for (r = 0; r < R; r++) {
+        uint64_t s = ~0ull, c = ~0ull;
+        row_dask_balance(m, R, r, &s, &c);
+        cr_assert_eq(s, next, "m=%llu R=%u row %u starts at %llu, want %llu", (unsigned long long)m,
+                     R, r, (unsigned long long)s, (unsigned long long)next);
+        next = s + c;
+        if (c < lo) lo = c;
+        if (c > hi) hi = c;
+    }
+    cr_assert_eq(next, m, "m=%llu R=%u: rows cover %llu blocks", (unsigned long long)m, R,
+                 (unsigned long long)next);
+    cr_assert_leq(hi - lo, 1, "m=%llu R=%u: row sizes %llu..%llu", (unsigned long long)m, R,
+                  (unsigned long long)lo, (unsigned long long)hi);
+}
+
+Test(ex01_loadbalance, example_23_over_5)
+{
+    static const uint64_t want_count[5] = {4, 5, 5, 5, 4}, want_start[5] = {0, 4, 9, 14, 19};
+    uint32_t r;
+    for (r = 0; r < 5; r++) {
+        uint64_t s = 0, c = 0;
+        row_dask_balance(23, 5, r, &s, &c);
+        cr_assert(s == want_start[r] && c == want_count[r], "row %u: start %llu count %llu", r,
+                  (unsigned long long)s, (unsigned long long)c);
+    }
+}
+
+Test(ex01_loadbalance, covers_in_order)
+{
+    uint32_t R;
+    uint64_t m;
+    for (R = 1; R <= 40; R++)
+        for (m = 0; m <= 200; m++) expect_balanced(m, R);
+}
+
+Test(ex01_loadbalance, avoids_first_and_last)
+{
+    uint32_t R, r;
+    uint64_t m;
+    for (R = 3; R <= 24; R++)
+        for (m = R; m <= 5 * (uint64_t)R; m++) {
+            uint64_t base = m / R, left = m % R, s, c0, cl;
+            row_dask_balance(m, R, 0, &s, &c0);
+            row_dask_balance(m, R, R - 1, &s, &cl);
+            if (left == 0) continue;
+            cr_assert_eq(cl, base, "m=%llu R=%u: the last row has %llu blocks, want %llu",
+                         (unsigned long long)m, R, (unsigned long long)cl, (unsigned long long)base);
+            cr_assert_eq(c0, left + 2 <= R ? base : base + 1,
+                         "m=%llu R=%u: first row has %llu blocks", (unsigned long long)m, R,
+                         (unsigned long long)c0);
+            for (r = 1; r + 1 < R; r++) {
+                uint64_t c;
+                row_dask_balance(m, R, r, &s, &c);
+                if (left + 2 <= R) cr_assert_eq(c, r <= left ? base + 1 : base);
+            }
+        }
+}
+
+Test(ex01_loadbalance, large_counts)
+{
+    uint64_t s = 0, c = 0;
+    expect_balanced((1ull << 40) + 12345, 2112);
+    expect_balanced(3, 2112); /* fewer blocks than rows */
+    row_dask_balance((1ull << 40) + 12345, 2112, 2111, &s, &c);
+    cr_assert_eq(s + c, (1ull << 40) + 12345);
+}
+
+/* ex01_block_dask (GPU): the s1 kernel in $(IMPL)/01-copy/s1_block_dask.cu */
+TestSuite(ex01_block_dask, .timeout = KIT_GPU_TIMEOUT);
+
+#define S1 1 /* index of s1_block_dask in the ladder */
+
+Test(ex01_block_dask, whole_blocks)
+{
+    static const size_t n[] = {512, 4096, 1u << 20};
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < 3; k++) kit_expect_step(&copy_ladder, S1, n[k], KIT_UNIFORM, k);
+}
+
+Test(ex01_block_dask, odd_sizes)
+{
+    static const size_t n[] = {1, 31, 33, 511, 513, 1023, 1025, (1u << 20) + 7};
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&copy_ladder, S1, n[k], KIT_UNIFORM, k);
+}
+
+Test(ex01_block_dask, large_and_patterns)
+{
+    size_t p;
+    KIT_REQUIRE_GPU();
+    for (p = 0; p < NPAT; p++) {
+        kit_expect_step(&copy_ladder, S1, 1u << 24, copy_patterns[p], p);
+        kit_expect_step(&copy_ladder, S1, (1u << 24) + 1, copy_patterns[p], p);
+    }
+}
+
+Test(ex01_block_dask, tiny_and_empty)
+{
+    KIT_REQUIRE_GPU();
+    kit_expect_step(&copy_ladder, S1, 2, KIT_LINEAR, 0);
+    kit_expect_step(&copy_ladder, S1, 0, KIT_UNIFORM, 0); /* must write nothing */
+    kit_expect_step(&copy_ladder, S1, 3, KIT_ALTERNATING, 0);
+}

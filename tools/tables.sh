@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tables.sh update|check [CHAPTERS...] - keep the README step tables generated
+# from the step tables (chNN steps --markdown) between the marker lines
+#   <!-- steps:begin --> ... <!-- steps:end -->     in chapters/NN-topic/README.md
+#   <!-- chapters:begin --> ... <!-- chapters:end --> in README.md
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:?usage: tables.sh update|check [CHAPTERS...]}
+shift
+chapters=("$@")
+[ ${#chapters[@]} -gt 0 ] || mapfile -t chapters < <(cd chapters && ls -d [0-9][0-9]-* | sort)
+bin=build/solutions/bin
+status=0
+
+# replace the lines between <!-- NAME:begin --> and <!-- NAME:end --> of FILE by stdin
+splice() {
+  local file=$1 name=$2 body
+  body=$(cat)
+  awk -v name="$name" -v body="$body" '
+    $0 ~ "<!-- " name ":begin -->" { print; print body; skip = 1; next }
+    $0 ~ "<!-- " name ":end -->" { skip = 0 }
+    !skip { print }' "$file"
+}
+
+apply() { # FILE NAME (new body on stdin)
+  local file=$1 name=$2 new
+  new=$(splice "$file" "$name")
+  if ! grep -q "<!-- $name:begin -->" "$file"; then echo "tables: $file has no <!-- $name:begin --> marker" >&2; status=1; return; fi
+  if [ "$mode" = update ]; then
+    printf '%s\n' "$new" >"$file"
+  elif [ "$new" != "$(cat "$file")" ]; then
+    echo "tables: $file: the $name table differs from the step table (make tables)" >&2; status=1
+  fi
+}
+
+for c in "${chapters[@]}"; do
+  prog=$bin/ch${c%%-*}
+  [ -x "$prog" ] || make --no-print-directory IMPL=solutions "$prog" >/dev/null
+  "$prog" steps --markdown | apply "chapters/$c/README.md" steps
+done
+
+# the top README's chapter table always covers every chapter
+rows=""
+for c in $(cd chapters && ls -d [0-9][0-9]-* | sort); do
+  id=${c%%-*}
+  prog=$bin/ch$id
+  [ -x "$prog" ] || make --no-print-directory IMPL=solutions "$prog" >/dev/null
+  exercises=$(awk -F'\t' -v id="ex$id" 'NR > 1 { split($1, p, "::"); if (substr(p[1], 1, 4) == id && !seen[p[1]]++) printf "%s`%s`", n++ ? ", " : "", p[1] }' tests/points.tsv)
+  rows+="| [$id](chapters/$c/README.md) | $("$prog" steps --summary) | ${exercises:-none} |"$'\n'
+done
+printf '| chapter | topic | ladder | exercises |\n|---|---|---|---|\n%s' "$rows" | apply README.md chapters
+exit $status
