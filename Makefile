@@ -48,7 +48,9 @@ GENCODE := -arch=$(ARCH)
 endif
 
 # ------------------------------------------------------------------ flags
-BUILD := build/$(IMPL)
+BUILDROOT ?= build
+export BUILDROOT
+BUILD := $(BUILDROOT)/$(IMPL)
 CRIT_INC := $(if $(CRITERION_DIR),-I$(abspath $(CRITERION_DIR))/include)
 CRIT_LIB := $(if $(CRITERION_DIR),-L$(abspath $(CRITERION_DIR))/lib -Xlinker -rpath=$(abspath $(CRITERION_DIR))/lib -Xlinker --disable-new-dtags) -lcriterion
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Ireference -I$(CUDA)/include -MMD -MP
@@ -174,8 +176,8 @@ else
 	@test -f $(CRITERION_DIR)/include/criterion/criterion.h || { echo "CRITERION_DIR=$(CRITERION_DIR) has no include/criterion/criterion.h"; exit 1; }
 endif
 
-clean: ## remove build/
-	rm -rf build
+clean: ## remove build/ (or BUILDROOT)
+	rm -rf $(BUILDROOT)
 
 help: ## this list
 	@echo "usage: make [target] [CH=NN] [IMPL=solutions|exercises] [ARCH=sm_90] [CRITERION_DIR=prefix] [QUICK=1] [N=2^24]"

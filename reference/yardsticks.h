@@ -1,5 +1,8 @@
 /* yardsticks.h - what a user would reach for instead of writing a kernel,
- * timed through the same harness as the ladder steps (reference/yardsticks.cu). */
+ * timed through the same harness as the ladder steps.  The chapter-01 entry is
+ * declared here; chapters with CUB/Thrust yardsticks declare them in their own
+ * header and define them in reference/yardsticks_NN.cu (one file per chapter:
+ * CUB is slow to compile, and separate files build in parallel). */
 #ifndef KIT_YARDSTICKS_H
 #define KIT_YARDSTICKS_H
 

@@ -7,6 +7,7 @@
 #   4. the step tables in the READMEs match the programs' step tables.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+broot=${BUILDROOT:-build}
 fail=0
 say() { printf 'check: %s\n' "$*"; }
 bad() { printf 'check: FAILED: %s\n' "$*"; fail=1; }
@@ -28,11 +29,11 @@ status_of() { # results.tsv test -> status<TAB>message
 }
 
 for impl in exercises solutions; do
-  if ! make --no-print-directory IMPL=$impl all build/$impl/bin/tests >"$tmp/build-$impl.log" 2>&1; then
+  if ! make --no-print-directory BUILDROOT="$broot" IMPL=$impl all "$broot/$impl/bin/tests" >"$tmp/build-$impl.log" 2>&1; then
     bad "the $impl do not build"; tail -n 30 "$tmp/build-$impl.log"; continue
   fi
-  res=build/$impl/check-results.tsv
-  KIT_RESULTS=$res build/$impl/bin/tests --jobs "$(nproc)" >"$tmp/test-$impl.log" 2>&1
+  res=$broot/$impl/check-results.tsv
+  KIT_RESULTS=$res $broot/$impl/bin/tests --jobs "$(nproc)" >"$tmp/test-$impl.log" 2>&1
   [ -s "$res" ] || { bad "the $impl test run wrote no results"; tail -n 30 "$tmp/test-$impl.log"; continue; }
   npass=0 nskip=0
   for t in $graded; do

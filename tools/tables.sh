@@ -5,11 +5,12 @@
 #   <!-- chapters:begin --> ... <!-- chapters:end --> in README.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
+broot=${BUILDROOT:-build}
 mode=${1:?usage: tables.sh update|check [CHAPTERS...]}
 shift
 chapters=("$@")
 [ ${#chapters[@]} -gt 0 ] || mapfile -t chapters < <(cd chapters && ls -d [0-9][0-9]-* | sort)
-bin=build/solutions/bin
+bin=$broot/solutions/bin
 status=0
 
 # replace the lines between <!-- NAME:begin --> and <!-- NAME:end --> of FILE by stdin
@@ -35,7 +36,7 @@ apply() { # FILE NAME (new body on stdin)
 
 for c in "${chapters[@]}"; do
   prog=$bin/ch${c%%-*}
-  [ -x "$prog" ] || make --no-print-directory IMPL=solutions "$prog" >/dev/null
+  [ -x "$prog" ] || make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null
   "$prog" steps --markdown | apply "chapters/$c/README.md" steps
 done
 
@@ -44,7 +45,7 @@ rows=""
 for c in $(cd chapters && ls -d [0-9][0-9]-* | sort); do
   id=${c%%-*}
   prog=$bin/ch$id
-  [ -x "$prog" ] || make --no-print-directory IMPL=solutions "$prog" >/dev/null
+  [ -x "$prog" ] || make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null
   exercises=$(awk -F'\t' -v id="ex$id" 'NR > 1 { split($1, p, "::"); if (substr(p[1], 1, 4) == id && !seen[p[1]]++) printf "%s`%s`", n++ ? ", " : "", p[1] }' tests/points.tsv)
   rows+="| [$id](chapters/$c/README.md) | $("$prog" steps --summary) | ${exercises:-none} |"$'\n'
 done

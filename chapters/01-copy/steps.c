@@ -35,7 +35,7 @@ const copy_step copy_steps[COPY_NSTEPS] = {
       NULL, KIT_STEP_GPU, copy_s6_describe},
      NULL, copy_s6_hopper},
     {{"cudaMemcpy", "D2D", "yardstick: cudaMemcpyAsync device to device",
-      "reference/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+      "reference/yardsticks_01.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      NULL, yard_memcpy_u32},
 };
 
