@@ -22,7 +22,7 @@ $(error IMPL must be 'solutions' or 'exercises', not '$(IMPL)')
 endif
 
 # ---------------------------------------------------------------- chapters
-ALL_CHAPTERS := $(sort $(patsubst chapters/%/,%,$(wildcard chapters/[0-9][0-9]-*/)))
+ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
 override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
 ifneq ($(CH),)
 CHAPTERS := $(filter $(CH)-%,$(ALL_CHAPTERS))

@@ -28,4 +28,4 @@ png = "set terminal pngcairo size 1200,720 font ',11' noenhanced; set output spr
 svg = "set terminal svg size 1200,720 font ',11' noenhanced dynamic; set output sprintf('%s/%s.svg', dir, FIG)"
 
 # throughput against n (log2 axis): one line per verified step, dashed copy line
-sweep_setup = "set logscale x 2; set format x '2^{%L}' enhanced; set xlabel 'n (elements)'; set ylabel 'GB/s (bytes moved / time)'; set yrange [0:*]"
+sweep_setup = "set key inside left top; set logscale x 2; set format x '2^%L'; set xlabel 'n (elements)'; set ylabel 'GB/s (bytes moved / time)'; set yrange [0:*]"

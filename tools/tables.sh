@@ -3,13 +3,16 @@
 # from the step tables (chNN steps --markdown) between the marker lines
 #   <!-- steps:begin --> ... <!-- steps:end -->     in chapters/NN-topic/README.md
 #   <!-- chapters:begin --> ... <!-- chapters:end --> in README.md
+# and the measured tables drawn from committed CSVs (tools/csvtable.sh):
+#   <!-- measured:begin CSV LOG2 [LOG2...] --> ... <!-- measured:end -->
+#   (CSV is the file's base name in plots/NN-topic/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
 mode=${1:?usage: tables.sh update|check [CHAPTERS...]}
 shift
 chapters=("$@")
-[ ${#chapters[@]} -gt 0 ] || mapfile -t chapters < <(cd chapters && ls -d [0-9][0-9]-* | sort)
+[ ${#chapters[@]} -gt 0 ] || mapfile -t chapters < <(cd chapters && ls -d [0-9][0-9]-*/bench.c | cut -d/ -f1 | sort)
 bin=$broot/solutions/bin
 status=0
 
@@ -34,15 +37,35 @@ apply() { # FILE NAME (new body on stdin)
   fi
 }
 
+# every measured:begin block of FILE regenerated from plots/CHAPTER/<csv>.csv
+measured() { # FILE CHAPTER
+  awk -v dir="plots/$2" '
+    /<!-- measured:begin / {
+      print; n = split($0, w, " "); args = ""
+      for (i = 4; i < n; i++) args = args " " w[i]
+      cmd = "tools/csvtable.sh " dir "/" w[3] ".csv" args
+      while ((cmd | getline line) > 0) print line
+      close(cmd); skip = 1; next
+    }
+    /<!-- measured:end -->/ { skip = 0 }
+    !skip { print }' "$1"
+}
+
 for c in "${chapters[@]}"; do
   prog=$bin/ch${c%%-*}
+  readme=chapters/$c/README.md
   [ -x "$prog" ] || make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null
-  "$prog" steps --markdown | apply "chapters/$c/README.md" steps
+  "$prog" steps --markdown | apply "$readme" steps
+  if grep -q '<!-- measured:begin ' "$readme"; then
+    new=$(measured "$readme" "$c")
+    if [ "$mode" = update ]; then printf '%s\n' "$new" >"$readme"
+    elif [ "$new" != "$(cat "$readme")" ]; then echo "tables: $readme: a measured table differs from its CSV (make tables)" >&2; status=1; fi
+  fi
 done
 
 # the top README's chapter table always covers every chapter
 rows=""
-for c in $(cd chapters && ls -d [0-9][0-9]-* | sort); do
+for c in $(cd chapters && ls -d [0-9][0-9]-*/bench.c | cut -d/ -f1 | sort); do
   id=${c%%-*}
   prog=$bin/ch$id
   [ -x "$prog" ] || make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null

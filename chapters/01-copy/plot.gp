@@ -8,7 +8,7 @@ if (system(sprintf('test -f %s && echo 1 || echo 0', csv('sweep'))) == 1) {
         @sweep_setup
         set title sprintf('Chapter 01, copy: throughput vs n on %s (dashed: cudaMemcpy D2D %.0f GB/s)', gpu_of(f), bw)
         plot for [s in steps_of(f)] rows(f, s) using 4:8 title s, bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
-        unset logscale x; set format x '%g'
+        unset logscale x; set format x '%g'; set key inside right bottom
     }
 }
 
@@ -76,6 +76,6 @@ if (system(sprintf('test -f %s && echo 1 || echo 0', csv('map'))) == 1) {
         @sweep_setup
         set title sprintf('Chapter 01, MAP primitives: fill, copy, gather, scatter vs n, on %s', gpu_of(f))
         plot for [s in steps_of(f)] rows(f, s) using 4:8 title s, bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
-        unset logscale x; set format x '%g'
+        unset logscale x; set format x '%g'; set key inside right bottom
     }
 }
