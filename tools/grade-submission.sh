@@ -26,8 +26,20 @@ out=$root/build/grades
 mkdir -p "$out"
 makeargs=(IMPL=exercises ${ch:+CH=$ch} ${CRITERION_DIR:+CRITERION_DIR=$CRITERION_DIR})
 
+# restore REL: the skeleton replaces the student's file REL (which did not compile)
+restore() {
+  local rel=$1 ex
+  ex=$(grep -o 'exercise ex[0-9][0-9]_[a-z0-9_]*' "$root/exercises/$rel" | head -n1 | cut -d' ' -f2)
+  echo "  $name: $rel does not compile; graded as the skeleton:"
+  grep -m 3 'error' "$scratch/.one.log" | sed 's/^/    /'
+  cp "$root/exercises/$rel" "$scratch/exercises/$rel"
+  touch "$scratch/exercises/$rel"
+  printf '%s\t%s did not compile: the skeleton was graded instead\n' "${ex:-unknown}" "$rel" >>"$notes"
+}
+
 grade_one() { # DIR NAME
-  local sub=$1 name=$2 scratch rel f ex notes
+  local sub=$1 rel f
+  name=$2
   scratch=$(mktemp -d)
   notes=$scratch/.notes.tsv
   : >"$notes"
@@ -42,21 +54,30 @@ grade_one() { # DIR NAME
       echo "  $name: ignoring $rel (not an exercise file)"
     fi
   done < <(find "$sub" -type f -print0)
-  # a file that does not compile: put the skeleton back, note it for its exercise
-  if ! make -C "$scratch" --no-print-directory "${makeargs[@]}" all >"$scratch/.build.log" 2>&1; then
+  # a file that does not compile: put its skeleton back and note it for its exercise.
+  # Sources first, one object at a time; then headers, one at a time.
+  local targets=(all "build/exercises/bin/tests${ch:+_$ch}") files=() hdrs=()
+  if ! make -C "$scratch" --no-print-directory "${makeargs[@]}" "${targets[@]}" >"$scratch/.build.log" 2>&1; then
     while IFS= read -r -d '' f; do
       rel=${f#"$sub"/}
       [ -f "$root/exercises/$rel" ] || continue
-      obj=build/exercises/obj/exercises/${rel%.*}.o
-      case $rel in *.h|*.cuh) obj="";; esac
-      if [ -n "$obj" ] && make -C "$scratch" --no-print-directory "${makeargs[@]}" "$obj" >/dev/null 2>&1; then continue; fi
-      if [ -z "$obj" ] && make -C "$scratch" --no-print-directory "${makeargs[@]}" all >/dev/null 2>&1; then continue; fi
-      ex=$(grep -o 'exercise ex[0-9][0-9]_[a-z0-9_]*' "$root/exercises/$rel" | head -n1 | cut -d' ' -f2)
-      cp "$root/exercises/$rel" "$scratch/exercises/$rel"
-      printf '%s\t%s did not compile: the skeleton was graded instead\n' "${ex:-unknown}" "$rel" >>"$notes"
-      echo "  $name: $rel does not compile (see the log below); graded as the skeleton"
-      grep -m 3 -E 'error' "$scratch/.build.log" | sed 's/^/    /'
+      case $rel in *.h|*.cuh) hdrs+=("$rel");; *) files+=("$rel");; esac
     done < <(find "$sub" -type f -print0)
+    for rel in "${files[@]}"; do
+      make -C "$scratch" --no-print-directory "${makeargs[@]}" "build/exercises/obj/exercises/${rel%.*}.o" \
+        >"$scratch/.one.log" 2>&1 && continue
+      restore "$rel"
+    done
+    for rel in "${hdrs[@]}"; do
+      make -C "$scratch" --no-print-directory "${makeargs[@]}" "${targets[@]}" >"$scratch/.one.log" 2>&1 && break
+      cp "$scratch/exercises/$rel" "$scratch/.student"
+      cp "$root/exercises/$rel" "$scratch/exercises/$rel"
+      if make -C "$scratch" --no-print-directory "${makeargs[@]}" "${targets[@]}" >/dev/null 2>&1; then
+        cp "$scratch/.student" "$scratch/exercises/$rel"; restore "$rel"
+      else
+        cp "$scratch/.student" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"
+      fi
+    done
   fi
   mkdir -p "$out/$name"
   make -C "$scratch" --no-print-directory "${makeargs[@]}" build/exercises/bin/tests${ch:+_$ch} >"$out/$name/build.log" 2>&1
