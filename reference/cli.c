@@ -242,18 +242,6 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 
 /* ------------------------------------------------------------------- demo */
 
-typedef struct demo_launch_arg {
-    const kit_ladder *L;
-    void *ctx;
-    size_t i;
-} demo_launch_arg;
-
-static cudaError_t demo_launch(void *a, int rep, cudaStream_t s)
-{
-    demo_launch_arg *d = (demo_launch_arg *)a;
-    return d->L->launch(d->ctx, d->i, rep, s);
-}
-
 static int cmd_demo(const kit_chapter *c, int argc, char **argv)
 {
     const kit_ladder *L = c->ladders[0];
@@ -316,14 +304,12 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
     }
     for (i = 0; i < L->count; i++) {
         const kit_step_info *si = L->step(L, i);
-        demo_launch_arg dl = {L, ctx, i};
         kit_kernel_desc kd = {0};
         struct cudaFuncAttributes fa;
         int ok = 0, blocks = 0;
         char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
         double gbps;
-        e = L->check(ctx, i, s, &ok, msg, sizeof msg);
-        if (e == cudaSuccess) e = kit_time_gpu(demo_launch, &dl, s, 2, 15, &t);
+        e = kit_ladder_measure(L, ctx, i, s, 2, 15, &t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
             printf("%-16s CUDA error: %s\n", si->name, cudaGetErrorString(e));
             failed = 1;

@@ -238,6 +238,11 @@ struct kit_ladder {
 /* Set up, check step i once on (n, pattern, seed), tear down. */
 cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, size_t n, kit_pattern p,
                               uint64_t seed, int *ok, char *msg, size_t len);
+/* Check step i of L on ctx (poisoned outputs vs the CPU reference), then time
+ * it: warmup runs, then the median and minimum of reps runs. */
+cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStream_t s,
+                               int warmup, int reps, kit_timing *t, int *ok, char *msg,
+                               size_t len);
 /* Time CPU baseline v of L on ctx (at most reps runs or max_s seconds). */
 void kit_ladder_time_cpu(const kit_ladder *L, void *ctx, int v, int reps, double max_s,
                          kit_timing *t);

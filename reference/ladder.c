@@ -45,6 +45,18 @@ static cudaError_t launch_step(void *a, int rep, cudaStream_t s)
     return la->L->launch(la->ctx, la->step, rep, s);
 }
 
+cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStream_t s,
+                               int warmup, int reps, kit_timing *t, int *ok, char *msg,
+                               size_t len)
+{
+    launch_arg la;
+    la.L = L;
+    la.ctx = ctx;
+    la.step = i;
+    KIT_TRY(L->check(ctx, i, s, ok, msg, len));
+    return kit_time_gpu(launch_step, &la, s, warmup, reps, t);
+}
+
 /* After a failure: is the context still usable (a non-sticky error)? */
 static int context_alive(void)
 {
@@ -77,14 +89,8 @@ static cudaError_t time_steps(kit_bench *b, const kit_ladder *L, void *ctx, size
         const kit_step_info *s = L->step(L, i);
         kit_timing t;
         int ok = 0;
-        launch_arg la;
-        cudaError_t e = L->check(ctx, i, b->stream, &ok, msg, sizeof msg);
-        if (e == cudaSuccess) {
-            la.L = L;
-            la.ctx = ctx;
-            la.step = i;
-            e = kit_time_gpu(launch_step, &la, b->stream, b->warmup, b->reps, &t);
-        }
+        cudaError_t e = kit_ladder_measure(L, ctx, i, b->stream, b->warmup, b->reps, &t, &ok, msg,
+                                           sizeof msg);
         if (e != cudaSuccess) {
             fprintf(stderr, "\n%s %s n=%zu: CUDA error: %s\n", L->id, s->name, n,
                     cudaGetErrorString(e));

@@ -16,25 +16,21 @@ static cudaError_t exp_ilp(kit_bench *b)
     return kit_ladder_point(b, &copy_ilp_ladder, N24, KIT_UNIFORM);
 }
 
-/* Fig. 5.10: block size 32..1024 with the resident blocks per SM it allows. */
-static cudaError_t exp_blocksize(kit_bench *b)
+/* A tuning table at 2^24, each row's param carrying its resident blocks per SM. */
+static cudaError_t point_with_occupancy(kit_bench *b, const kit_ladder *L)
 {
     cudaError_t e;
     b->param_occupancy = 1;
-    e = kit_ladder_point(b, &copy_tbs_ladder, N24, KIT_UNIFORM);
+    e = kit_ladder_point(b, L, N24, KIT_UNIFORM);
     b->param_occupancy = 0;
     return e;
 }
 
+/* Fig. 5.10: block size 32..1024 with the resident blocks per SM it allows. */
+static cudaError_t exp_blocksize(kit_bench *b) { return point_with_occupancy(b, &copy_tbs_ladder); }
+
 /* Fig. 5.11: 1..16 resident blocks per SM, forced by unused shared memory. */
-static cudaError_t exp_residency(kit_bench *b)
-{
-    cudaError_t e;
-    b->param_occupancy = 1;
-    e = kit_ladder_point(b, &copy_res_ladder, N24, KIT_UNIFORM);
-    b->param_occupancy = 0;
-    return e;
-}
+static cudaError_t exp_residency(kit_bench *b) { return point_with_occupancy(b, &copy_res_ladder); }
 
 /* The s6 design space, at 2^24 and at the sweep's largest size. */
 static cudaError_t exp_hopper(kit_bench *b)
