@@ -104,7 +104,7 @@ $(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c
 	$(NVCC) $(LDFLAGS) -o $@ $^ $(CRIT_LIB)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all test grade bench plots demo exercises check sanitize tables deps criterion clean help
+.PHONY: all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help
 
 all: $(PROGRAMS) ## build every chapter program (build/$(IMPL)/bin/chNN)
 
@@ -153,6 +153,15 @@ sanitize: $(PROGRAMS) ## every step under compute-sanitizer memcheck, racecheck,
 	  $(SANITIZER) --tool $$tool $$extra --error-exitcode 9 $(BUILD)/bin/ch$${c%%-*} sanitize 2>&1 | tail -n 4; \
 	  r=$${PIPESTATUS[0]}; [ $$r = 0 ] || { echo "== $$c: $$tool FAILED (exit $$r)"; st=1; }; \
 	done; done; exit $$st
+
+NCU ?= $(CUDA)/bin/ncu
+NCU_METRICS := gpu__time_duration.sum,dram__bytes.sum,sm__inst_executed.sum,sm__inst_executed.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+profile: $(PROGRAMS) ## Nsight Compute table per kernel of each step: time, DRAM bytes, instructions, IPC, bank conflicts, occupancy (N=size)
+	@test -x $(NCU) || { echo "make profile: $(NCU) not found"; exit 2; }
+	@mkdir -p $(BUILD)/profile; st=0; for c in $(CHAPTERS); do id=$${c%%-*}; \
+	  $(NCU) --metrics $(NCU_METRICS) --csv $(BUILD)/bin/ch$$id profile $(if $(N),--n $(N)) >$(BUILD)/profile/ch$$id.csv 2>$(BUILD)/profile/ch$$id.log || st=1; \
+	  tools/ncu-table.sh $(BUILD)/profile/ch$$id.csv || st=1; \
+	done; exit $$st
 
 exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
 	@tools/mkexercises.sh solutions exercises

@@ -4,6 +4,7 @@
  *   chNN demo [--n SIZE]        the ladder at one size as a table
  *   chNN sanitize               every step of every table at small odd sizes
  *                               (run under compute-sanitizer by `make sanitize`)
+ *   chNN profile [--n SIZE]     every step once (run under Nsight Compute by `make profile`)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "kit.h"
@@ -27,6 +28,7 @@ static int usage(const kit_chapter *c, FILE *f)
             "  demo [--n SIZE] [--pattern P]\n"
             "                          time and verify the ladder at one size (default %zu)\n"
             "  sanitize                verify every step at small sizes (for compute-sanitizer)\n"
+            "  profile [--n SIZE]      run each step once (for Nsight Compute: make profile)\n"
             "  help                    this text\n\n",
             c->id, c->id, c->title, c->demo_n);
     fprintf(f, "experiments:\n");
@@ -342,6 +344,47 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
     return failed ? 3 : 0;
 }
 
+/* ---------------------------------------------------------------- profile */
+
+/* Run every step of the main ladder once (its verified run) at one size, for a
+ * profiler (make profile wraps this in Nsight Compute). */
+static int cmd_profile(const kit_chapter *c, int argc, char **argv)
+{
+    const kit_ladder *L = c->ladders[0];
+    size_t n = c->demo_n, i;
+    char why[KIT_MSG], msg[KIT_MSG];
+    void *ctx = NULL;
+    cudaError_t e;
+    int bad = 0;
+    if (argc == 2 && !strcmp(argv[0], "--n")) {
+        if (!kit_parse_size(argv[1], &n, msg, sizeof msg)) {
+            fprintf(stderr, "ch%s profile: %s\n", c->id, msg);
+            return 2;
+        }
+    } else if (argc != 0) {
+        fprintf(stderr, "ch%s profile: usage: ch%s profile [--n SIZE]\n", c->id, c->id);
+        return 2;
+    }
+    if (!kit_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "ch%s profile: %s\n", c->id, why);
+        return 2;
+    }
+    if ((e = L->setup(L, n, KIT_UNIFORM, 0x9F0Fu, 1, &ctx)) != cudaSuccess) {
+        fprintf(stderr, "ch%s profile: %s\n", c->id, cudaGetErrorString(e));
+        if (ctx) L->teardown(ctx);
+        return 1;
+    }
+    for (i = 0; i < L->count; i++) {
+        int ok = 0;
+        e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
+        printf("%-18s %s\n", L->step(L, i)->name,
+               e != cudaSuccess ? cudaGetErrorString(e) : ok ? "ok" : msg);
+        bad |= e != cudaSuccess || !ok;
+    }
+    L->teardown(ctx);
+    return bad;
+}
+
 /* --------------------------------------------------------------- sanitize */
 
 static int cmd_sanitize(const kit_chapter *c)
@@ -394,6 +437,7 @@ int kit_chapter_main(const kit_chapter *c, int argc, char **argv)
     if (!strcmp(cmd, "bench")) return cmd_bench(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "sanitize") && argc == 2) return cmd_sanitize(c);
+    if (!strcmp(cmd, "profile")) return cmd_profile(c, argc - 2, argv + 2);
     fprintf(stderr, "ch%s: unknown command '%s'\n\n", c->id, cmd);
     return usage(c, stderr);
 }
