@@ -16,6 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static size_t nmain(const kit_chapter *c)
+{
+    return c->nmain ? (c->nmain < c->nladders ? c->nmain : c->nladders) : 1;
+}
+
 static int usage(const kit_chapter *c, FILE *f)
 {
     size_t i, j;
@@ -34,10 +39,13 @@ static int usage(const kit_chapter *c, FILE *f)
     fprintf(f, "experiments:\n");
     for (i = 0; i < c->nexperiments; i++)
         fprintf(f, "  %-12s %s\n", c->experiments[i].name, c->experiments[i].what);
-    fprintf(f, "\nsteps (%s):\n", c->ladders[0]->title);
-    for (j = 0; j < c->ladders[0]->count; j++) {
-        const kit_step_info *s = c->ladders[0]->step(c->ladders[0], j);
-        fprintf(f, "  %-16s %s\n", s->name, s->what);
+    for (i = 0; i < nmain(c); i++) {
+        const kit_ladder *L = c->ladders[i];
+        fprintf(f, "\nsteps (%s):\n", L->title);
+        for (j = 0; j < L->count; j++) {
+            const kit_step_info *s = L->step(L, j);
+            fprintf(f, "  %-16s %s\n", s->name, s->what);
+        }
     }
     fprintf(f, "\nSIZE: 1000, 2^24, 2^20+7, 1<<20, 16M.  patterns:");
     for (i = 0; i < KIT_PATTERN_COUNT; i++) fprintf(f, " %s", kit_pattern_name((kit_pattern)i));
@@ -53,11 +61,14 @@ static void print_steps(const kit_chapter *c, int markdown)
     for (l = 0; l < c->nladders; l++) {
         const kit_ladder *L = c->ladders[l];
         if (markdown) {
-            if (l == 0) {
+            if (l < nmain(c)) {
+                if (nmain(c) > 1) printf("%s**%s** (`%s`)\n\n", l ? "\n" : "", L->title, L->id);
                 printf("| # | step | what changed | knobs | source | exercise |\n");
                 printf("|---|---|---|---|---|---|\n");
             } else {
-                if (l == 1) printf("\nTuning tables (compile-time variants used by the experiments):\n\n");
+                if (l == nmain(c))
+                    printf("\nTuning tables and variants (compile-time instantiations used by the "
+                           "experiments and tests):\n\n");
                 printf("- `%s`: %s, %zu variants\n", L->id, L->title, L->count);
                 continue;
             }
@@ -71,7 +82,7 @@ static void print_steps(const kit_chapter *c, int markdown)
                        s->kind == KIT_STEP_YARDSTICK ? " (yardstick)" : "", s->what,
                        s->param ? s->param : "", s->file ? s->file : "",
                        s->exercise ? s->exercise : "");
-            else if (l == 0 || i < 3 || i + 1 == L->count)
+            else if (l < nmain(c) || i < 3 || i + 1 == L->count)
                 printf("  %2zu %-18s %-28s %s\n", i, s->name, s->param ? s->param : "", s->what);
             else if (i == 3)
                 printf("  .. (%zu more)\n", L->count - 4);
@@ -82,17 +93,21 @@ static void print_steps(const kit_chapter *c, int markdown)
 /* One cell pair for the top README: "title | s0 -> s1 -> ... (+ yardsticks)". */
 static void print_summary(const kit_chapter *c)
 {
-    const kit_ladder *L = c->ladders[0];
-    size_t i, gpu = 0;
+    size_t l, i;
     printf("%s | ", c->title);
-    for (i = 0; i < L->count; i++) {
-        const kit_step_info *s = L->step(L, i);
-        if (s->kind != KIT_STEP_GPU) continue;
-        printf("%s`%s`", gpu++ ? " → " : "", s->name);
-    }
-    for (i = 0; i < L->count; i++) {
-        const kit_step_info *s = L->step(L, i);
-        if (s->kind == KIT_STEP_YARDSTICK) printf(" vs `%s`", s->name);
+    for (l = 0; l < nmain(c); l++) {
+        const kit_ladder *L = c->ladders[l];
+        size_t gpu = 0;
+        if (nmain(c) > 1) printf("%s%s: ", l ? "<br>" : "", L->id);
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            if (s->kind != KIT_STEP_GPU) continue;
+            printf("%s`%s`", gpu++ ? " → " : "", s->name);
+        }
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            if (s->kind == KIT_STEP_YARDSTICK) printf(" vs `%s`", s->name);
+        }
     }
 }
 
@@ -244,19 +259,91 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 
 /* ------------------------------------------------------------------- demo */
 
-static int cmd_demo(const kit_chapter *c, int argc, char **argv)
+/* One ladder's demo table at size n; returns 0, 3 (a step failed) or 1 (CUDA error). */
+static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_pattern pat,
+                       cudaStream_t s, double copy_gbps, const kit_device *d)
 {
-    const kit_ladder *L = c->ladders[0];
-    const kit_device *d;
-    size_t n = c->demo_n, i;
-    kit_pattern pat = KIT_UNIFORM;
-    char why[KIT_MSG], msg[KIT_MSG], sz[32];
-    double copy_gbps = 0, cpu_ms = 0, prev_ms = 0, bytes;
+    char msg[KIT_MSG], sz[32];
+    double cpu_ms = 0, prev_ms = 0, bytes = L->bytes(L, 0, n);
     kit_timing t;
     void *ctx = NULL;
+    cudaError_t e;
+    size_t i;
+    int a, failed = 0;
+
+    if ((e = L->setup(L, n, pat, 0xDE30u, kit_rotations(bytes), &ctx)) != cudaSuccess) {
+        fprintf(stderr, "ch%s demo %s: %s\n", c->id, L->id, cudaGetErrorString(e));
+        if (ctx) L->teardown(ctx);
+        return 1;
+    }
+    printf("Chapter %s (%s), %s, on %s, n = %s (%s input), %.2f MB moved per run by the first step; "
+           "cudaMemcpy D2D = %.0f GB/s\n\n",
+           c->id, c->title, L->title, d->name, kit_size_str(n, sz, sizeof sz), kit_pattern_name(pat),
+           bytes / 1e6, copy_gbps);
+    printf("%-18s %9s %8s %6s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy", "x prev",
+           "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
+    for (a = 0; L->cpu && L->cpu_names[a]; a++) {
+        char name[64];
+        kit_ladder_time_cpu(L, ctx, a, 3, 2.0, &t);
+        if (a == 0) cpu_ms = t.ms_median; /* speed-ups are against the first baseline */
+        snprintf(name, sizeof name, "cpu-%s", L->cpu_names[a]);
+        printf("%-18s %9.4f %8.1f %6.1f %7s %8.1f %4s %7s %6s %-8s %s\n", name, t.ms_median,
+               bytes / (t.ms_median * 1e6), 100.0 * bytes / (t.ms_median * 1e6) / copy_gbps, "",
+               cpu_ms / t.ms_median, "", "", "", "ok", "serial CPU baseline");
+    }
+    for (i = 0; i < L->count; i++) {
+        const kit_step_info *si = L->step(L, i);
+        kit_kernel_desc kd = {0};
+        struct cudaFuncAttributes fa;
+        int ok = 0, blocks = 0;
+        char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
+        double gbps;
+        e = kit_ladder_measure(L, ctx, i, s, 2, 15, &t, &ok, msg, sizeof msg);
+        if (e != cudaSuccess) {
+            printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
+            failed = 3;
+            if (!(cudaGetLastError(), cudaDeviceSynchronize() == cudaSuccess)) {
+                failed = 1;
+                break;
+            }
+            continue;
+        }
+        if (si->describe && si->describe(&kd) == cudaSuccess && kd.func &&
+            cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
+            snprintf(regs, sizeof regs, "%d", fa.numRegs);
+            snprintf(smem, sizeof smem, "%zu", fa.sharedSizeBytes + kd.dyn_smem);
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kd.func, kd.block_threads,
+                                                              kd.dyn_smem) == cudaSuccess)
+                snprintf(occ, sizeof occ, "%d", blocks);
+        }
+        cudaGetLastError();
+        gbps = L->bytes(L, i, n) / (t.ms_median * 1e6);
+        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / t.ms_median);
+        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / t.ms_median);
+        printf("%-18s %9.4f %8.1f %6.1f %7s %8s %4s %7s %6s %-8s %s\n", si->name, t.ms_median, gbps,
+               100.0 * gbps / copy_gbps, xprev, xcpu, regs, smem, occ, ok ? "ok" : "FAILED",
+               si->what);
+        if (!ok) {
+            printf("%18s   %s\n", "", msg);
+            failed = 3;
+        }
+        if (si->kind == KIT_STEP_GPU) prev_ms = t.ms_median;
+    }
+    L->teardown(ctx);
+    printf("\n");
+    return failed;
+}
+
+static int cmd_demo(const kit_chapter *c, int argc, char **argv)
+{
+    const kit_device *d;
+    size_t n = c->demo_n, l;
+    kit_pattern pat = KIT_UNIFORM;
+    char why[KIT_MSG], msg[KIT_MSG];
+    double copy_gbps = 0;
     cudaStream_t s;
     cudaError_t e;
-    int a, failed = 0;
+    int a, status = 0;
 
     for (a = 0; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
@@ -282,66 +369,16 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
         return 2;
     }
     if ((e = kit_device_get(&d)) != cudaSuccess || (e = cudaStreamCreate(&s)) != cudaSuccess ||
-        (e = kit_copy_probe((size_t)1 << 26, s, 10, &copy_gbps)) != cudaSuccess ||
-        (e = L->setup(L, n, pat, 0xDE30u, kit_rotations(L->bytes(L, 0, n)), &ctx)) != cudaSuccess) {
+        (e = kit_copy_probe((size_t)1 << 26, s, 10, &copy_gbps)) != cudaSuccess) {
         fprintf(stderr, "ch%s demo: %s\n", c->id, cudaGetErrorString(e));
-        if (ctx) L->teardown(ctx);
         return 1;
     }
-    printf("Chapter %s (%s) on %s, n = %s (%s input), %.2f MB moved per run; "
-           "cudaMemcpy D2D = %.0f GB/s\n\n",
-           c->id, c->title, d->name, kit_size_str(n, sz, sizeof sz), kit_pattern_name(pat),
-           L->bytes(L, 0, n) / 1e6, copy_gbps);
-    printf("%-16s %9s %8s %6s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy",
-           "x prev", "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
-    for (a = 0; L->cpu && L->cpu_names[a]; a++) {
-        char name[64];
-        kit_ladder_time_cpu(L, ctx, a, 3, 2.0, &t);
-        if (a == 0) cpu_ms = t.ms_median; /* speed-ups are against the first baseline */
-        bytes = L->bytes(L, 0, n);
-        snprintf(name, sizeof name, "cpu-%s", L->cpu_names[a]);
-        printf("%-16s %9.4f %8.1f %6.1f %7s %8.1f %4s %7s %6s %-8s %s\n", name, t.ms_median,
-               bytes / (t.ms_median * 1e6), 100.0 * bytes / (t.ms_median * 1e6) / copy_gbps, "",
-               cpu_ms / t.ms_median, "", "", "", "ok", "serial CPU baseline");
+    for (l = 0; l < nmain(c) && status != 1; l++) {
+        int r = demo_ladder(c, c->ladders[l], n, pat, s, copy_gbps, d);
+        if (r > status) status = r;
     }
-    for (i = 0; i < L->count; i++) {
-        const kit_step_info *si = L->step(L, i);
-        kit_kernel_desc kd = {0};
-        struct cudaFuncAttributes fa;
-        int ok = 0, blocks = 0;
-        char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
-        double gbps;
-        e = kit_ladder_measure(L, ctx, i, s, 2, 15, &t, &ok, msg, sizeof msg);
-        if (e != cudaSuccess) {
-            printf("%-16s CUDA error: %s\n", si->name, cudaGetErrorString(e));
-            failed = 1;
-            if (!(cudaGetLastError(), cudaDeviceSynchronize() == cudaSuccess)) break;
-            continue;
-        }
-        if (si->describe && si->describe(&kd) == cudaSuccess && kd.func &&
-            cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
-            snprintf(regs, sizeof regs, "%d", fa.numRegs);
-            snprintf(smem, sizeof smem, "%zu", fa.sharedSizeBytes + kd.dyn_smem);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kd.func, kd.block_threads,
-                                                              kd.dyn_smem) == cudaSuccess)
-                snprintf(occ, sizeof occ, "%d", blocks);
-        }
-        cudaGetLastError();
-        gbps = L->bytes(L, i, n) / (t.ms_median * 1e6);
-        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / t.ms_median);
-        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / t.ms_median);
-        printf("%-16s %9.4f %8.1f %6.1f %7s %8s %4s %7s %6s %-8s %s\n", si->name, t.ms_median, gbps,
-               100.0 * gbps / copy_gbps, xprev, xcpu, regs, smem, occ, ok ? "ok" : "FAILED",
-               si->what);
-        if (!ok) {
-            printf("%16s   %s\n", "", msg);
-            failed = 1;
-        }
-        if (si->kind == KIT_STEP_GPU) prev_ms = t.ms_median;
-    }
-    L->teardown(ctx);
     cudaStreamDestroy(s);
-    return failed ? 3 : 0;
+    return status;
 }
 
 /* ---------------------------------------------------------------- profile */
@@ -350,8 +387,7 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
  * profiler (make profile wraps this in Nsight Compute). */
 static int cmd_profile(const kit_chapter *c, int argc, char **argv)
 {
-    const kit_ladder *L = c->ladders[0];
-    size_t n = c->demo_n, i;
+    size_t n = c->demo_n, i, l;
     char why[KIT_MSG], msg[KIT_MSG];
     void *ctx = NULL;
     cudaError_t e;
@@ -369,19 +405,23 @@ static int cmd_profile(const kit_chapter *c, int argc, char **argv)
         fprintf(stderr, "ch%s profile: %s\n", c->id, why);
         return 2;
     }
-    if ((e = L->setup(L, n, KIT_UNIFORM, 0x9F0Fu, 1, &ctx)) != cudaSuccess) {
-        fprintf(stderr, "ch%s profile: %s\n", c->id, cudaGetErrorString(e));
-        if (ctx) L->teardown(ctx);
-        return 1;
+    for (l = 0; l < nmain(c); l++) {
+        const kit_ladder *L = c->ladders[l];
+        if ((e = L->setup(L, n, KIT_UNIFORM, 0x9F0Fu, 1, &ctx)) != cudaSuccess) {
+            fprintf(stderr, "ch%s profile %s: %s\n", c->id, L->id, cudaGetErrorString(e));
+            if (ctx) L->teardown(ctx);
+            return 1;
+        }
+        for (i = 0; i < L->count; i++) {
+            int ok = 0;
+            e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
+            printf("%-10s %-18s %s\n", L->id, L->step(L, i)->name,
+                   e != cudaSuccess ? cudaGetErrorString(e) : ok ? "ok" : msg);
+            bad |= e != cudaSuccess || !ok;
+        }
+        L->teardown(ctx);
+        ctx = NULL;
     }
-    for (i = 0; i < L->count; i++) {
-        int ok = 0;
-        e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
-        printf("%-18s %s\n", L->step(L, i)->name,
-               e != cudaSuccess ? cudaGetErrorString(e) : ok ? "ok" : msg);
-        bad |= e != cudaSuccess || !ok;
-    }
-    L->teardown(ctx);
     return bad;
 }
 
@@ -399,8 +439,8 @@ static int cmd_sanitize(const kit_chapter *c)
     }
     for (l = 0; l < c->nladders; l++) {
         const kit_ladder *L = c->ladders[l];
-        const size_t *sizes = l == 0 ? main_sizes : tune_sizes;
-        size_t nsizes = l == 0 ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
+        const size_t *sizes = l < nmain(c) ? main_sizes : tune_sizes;
+        size_t nsizes = l < nmain(c) ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
         for (i = 0; i < L->count; i++)
             for (k = 0; k < nsizes; k++) {
                 int ok = 0;

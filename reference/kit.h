@@ -267,11 +267,13 @@ typedef struct kit_chapter {
     const char *id;     /* "01" */
     const char *dir;    /* "01-copy" */
     const char *title;
-    const kit_ladder *const *ladders; /* [0] is the main ladder; the rest are tuning tables */
+    const kit_ladder *const *ladders; /* the first nmain are the chapter's ladders; the rest are
+                                         tuning tables (and variants that tests/sanitize cover) */
     size_t nladders;
     const kit_experiment *experiments;
     size_t nexperiments;
     size_t demo_n;      /* default size for the demo */
+    size_t nmain;       /* ladders shown by demo, profile and the README table; 0 means 1 */
 } kit_chapter;
 
 /* The whole command line of a chapter program: bench, demo, sanitize, steps, help. */

@@ -64,7 +64,7 @@ static const kit_ladder *const ladders[] = {
 
 static const kit_chapter chapter = {
     "01", "01-copy", "copy and data access skeletons", ladders, sizeof ladders / sizeof *ladders,
-    experiments, sizeof experiments / sizeof *experiments, N24,
+    experiments, sizeof experiments / sizeof *experiments, N24, 1,
 };
 
 int main(int argc, char **argv)
