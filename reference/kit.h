@@ -161,6 +161,32 @@ void kit_fill_u32(uint32_t *a, size_t n, kit_pattern p, uint64_t seed);
 /* A seeded uniformly random permutation of 0..n-1 (Fisher-Yates). */
 void kit_permutation(uint32_t *perm, size_t n, uint64_t seed);
 
+/* Byte inputs (8-bit samples, e.g. histograms): the byte version of each
+ * pattern.  uniform: random bytes; zeros; linear: i mod 256; low-entropy: the
+ * bytes of the AND of three random words (each bit is 1 with probability 1/8);
+ * identical: one random byte; sorted / reverse: a ramp over 0..255 rising /
+ * falling across the array; few-unique: 16 random values; alternating: 0x00,
+ * 0xFF, ...  Same seed, same bytes. */
+void kit_fill_u8(uint8_t *a, size_t n, kit_pattern p, uint64_t seed);
+
+/* Synthetic 8-bit images, stand-ins for photographs (histogram chapter).  A
+ * base image (1024x1024 grey pixels, or 512x512 RGBA pixels) is generated from
+ * the seed and tiled into a raster of n bytes whose width in pixels is the
+ * smallest power of two w with w*w pixels >= n bytes (a 2^16-byte grey image is
+ * a 256x256 crop, a 2^24-byte one 4096x4096 = 4x4 tiles); the last row may be
+ * partial.  Pixels are stored row by row, RGBA as 4 bytes R,G,B,A. */
+typedef enum kit_image {
+    KIT_IMAGE_GRADIENT = 0, /* grey: smooth diagonal gradient and shading + noise: broad histogram */
+    KIT_IMAGE_DARK,         /* grey: dark noisy background, smooth bright blobs (MRI-like): peaked */
+    KIT_IMAGE_RGBA0,        /* RGBA: colour gradients + noise, alpha 0 in every pixel */
+    KIT_IMAGE_COUNT
+} kit_image;
+
+const char *kit_image_name(kit_image k);
+/* 1 and *k set when name is a known image kind ("image-gradient" ...), else 0. */
+int kit_image_parse(const char *name, kit_image *k);
+void kit_fill_image_u8(uint8_t *a, size_t n, kit_image k, uint64_t seed);
+
 /* ---------------------------------------------------------------- parsing */
 
 /* Parse a size such as "1000", "2^24", "1<<20", "16M", "4k" into *n.
@@ -168,6 +194,11 @@ void kit_permutation(uint32_t *perm, size_t n, uint64_t seed);
 int kit_parse_size(const char *s, size_t *n, char *msg, size_t len);
 /* Format n compactly: "2^24" for powers of two, "2^20+7" near them, else decimal. */
 const char *kit_size_str(size_t n, char *buf, size_t len);
+
+/* Dynamic shared memory (>= need) that lets at most R blocks of kernel (at this
+ * block size) reside on an SM, as close to exactly R as the hardware allows;
+ * raises the kernel's dynamic shared-memory limit as needed. */
+cudaError_t kit_force_residency(const void *kernel, int threads, size_t need, int R, size_t *bytes);
 
 /* ----------------------------------------------------------------- bench */
 

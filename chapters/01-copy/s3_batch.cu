@@ -105,23 +105,10 @@ static cudaError_t residency_smem(int R, size_t *bytes)
 {
     static size_t cache[33];
     static int known[33];
-    const void *k = (const void *)copy_batch_kernel<S3_TBS, S3_NWORK, S3_BATCH>;
-    const kit_device *d;
-    size_t b;
     if (R < 1 || R > 32) return cudaErrorInvalidValue;
     if (!known[R]) {
-        KIT_TRY(kit_device_get(&d));
-        KIT_TRY(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)d->smem_block_optin));
-        /* largest padding that still lets R blocks in (R == max by threads needs none) */
-        b = d->smem_per_sm / (size_t)R;
-        if (b > d->smem_block_optin) b = d->smem_block_optin;
-        for (;; b = b >= 256 ? b - 256 : 0) {
-            int per_sm = 0;
-            KIT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, S3_TBS, b));
-            if (per_sm >= R || b == 0) break;
-        }
-        cache[R] = b;
+        KIT_TRY(kit_force_residency((const void *)copy_batch_kernel<S3_TBS, S3_NWORK, S3_BATCH>,
+                                    S3_TBS, 0, R, &cache[R]));
         known[R] = 1;
     }
     *bytes = cache[R];

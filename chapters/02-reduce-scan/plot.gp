@@ -1,0 +1,103 @@
+# plot.gp - chapter 02 figures (run by `make plots`, after reference/plot_common.gp)
+
+have(name) = system(sprintf('test -f %s && echo 1 || echo 0', csv(name))) == 1
+pub = 'reference/published/02-reduce-scan.csv'
+# the document's numbers as percent of its GPU's peak: table, GPU, series -> "x percent" rows
+doc(t, g, s) = sprintf("< awk -F, '$1 == \"peak\" && $2 == \"%s\" { p = $5 } $1 == \"%s\" && $2 == \"%s\" && $3 == \"%s\" { print $4 \",\" 100 * $5 / p }' %s", g, t, g, s, pub)
+# the verified rows of one step at n, and at the largest n of the file
+at_n(f, s, n) = sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\" && $4 == %d' %s", s, n, f)
+at_max(f, s) = sprintf("< awk -F, 'NR == FNR { if ($2 == \"%s\" && $11 == \"ok\" && $4 > m) m = $4; next } $2 == \"%s\" && $11 == \"ok\" && $4 == m' %s %s", s, s, f, f)
+
+# throughput vs n, one line per step: reduce, scan, float, affine
+array SW[4] = ['reduce', 'scan', 'float', 'affine']
+array ST[4] = ['reduce, uint32 sum (4n bytes)', 'exclusive scan, uint32 sum (8n bytes)', 'reduce, float sum (4n bytes)', 'exclusive scan of affine maps, 8-byte elements (16n bytes)']
+do for [k = 1:4] {
+    if (have(SW[k])) {
+        f = csv(SW[k]); FIG = SW[k]; bw = copy_of(f)
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            @sweep_setup
+            set title sprintf('Chapter 02, %s: throughput vs n on %s (dashed: cudaMemcpy D2D %.0f GB/s)', ST[k], gpu_of(f), bw)
+            plot for [s in steps_of(f)] rows(f, s) using 4:8 title s, bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
+            unset logscale x; set format x '%g'; set key inside right bottom
+        }
+    }
+}
+
+if (have('pairs')) {
+    f = csv('pairs'); bw = copy_of(f)
+    # Table 6.15: every (nWarps, nWork) pair, one line per nWarps
+    do for [p in 'reduce scan'] {
+        FIG = 'pairs-'.p; s = (p eq 'reduce') ? 'r7_row_dask' : 's3_row_dask'
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            set title sprintf("Chapter 02, Row DASk (Brown) %s (%s): nWarps x nWork at the largest n, on %s", p, s, gpu_of(f))
+            set xlabel 'nWork (elements per thread per data block)'; set ylabel 'GB/s'; set xrange [0.5:8.5]; set xtics 1; set yrange [0:*]
+            set key outside right top
+            plot for [w = 1:8] rows_with(f, s, sprintf('nWarps=%d', w)) using (pval('nWork')):8 title sprintf('nWarps = %d', w), \
+                 bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
+            set xrange [*:*]; set xtics autofreq; set key inside right bottom
+        }
+    }
+    # Tables 6.13 and 6.14: TLP (nWork = 1) and ILP (nWarps = 1); ours as % of copy, the document as % of peak
+    do for [e in 'tlp ilp'] {
+        FIG = e; fixed = (e eq 'tlp') ? 'nWork=1' : 'nWarps=1'; knob = (e eq 'tlp') ? 'nWarps' : 'nWork'
+        tab = (e eq 'tlp') ? 'table6.13' : 'table6.14'
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            set title sprintf('Chapter 02, %s sweep (%s): ours on %s as %% of cudaMemcpy, the document as %% of peak', (e eq 'tlp') ? 'TLP' : 'ILP', fixed, gpu_of(f))
+            set xlabel knob; set ylabel 'percent'; set xrange [0.5:8.5]; set xtics 1; set yrange [0:*]
+            set key outside right top
+            plot rows_with(f, 'r7_row_dask', fixed) using (pval(knob)):10 lw 2 title 'ours: reduce', \
+                 rows_with(f, 's3_row_dask', fixed) using (pval(knob)):10 lw 2 title 'ours: scan (2n bytes)', \
+                 doc(tab, 'GTX Titan', 'reduce') using 1:2 dashtype 3 title 'GTX Titan: reduce', \
+                 doc(tab, 'GTX Titan', 'scan') using 1:2 dashtype 3 title 'GTX Titan: scan', \
+                 doc(tab, 'GTX 580', 'reduce') using 1:2 dashtype 4 title 'GTX 580: reduce', \
+                 doc(tab, 'GTX 580', 'scan') using 1:2 dashtype 4 title 'GTX 580: scan'
+            set xrange [*:*]; set xtics autofreq; set key inside right bottom
+        }
+    }
+}
+
+# Fig. 6.18 / Table 6.16 (bank-conflict strategies) and Fig. 6.5 (five curves): vs n
+array VF[4] = ['bank', 'bank-reduce', 'curves-scan', 'curves-reduce']
+array VC[4] = ['bank', 'bank', 'curves', 'curves']
+array VS[4] = ['s3_row_dask', 'r7_row_dask', 's3_row_dask', 'r7_row_dask']
+array VK[4] = ['bc', 'bc', 'curve', 'curve']
+array VL[4] = ['pad vec4 odd low high', 'pad vec4 odd low high', 'baseline ilp tlp mitigates avoids', 'baseline ilp tlp mitigates avoids']
+array BT[5] = ['avoid: pad & rake (4,8)', 'mitigate: 16-byte vectors (4,8)', 'avoid: odd runs (3,5)', 'live with 2-way conflicts (6,6)', 'live with 8-way conflicts (4,8)']
+array CT[5] = ['baseline (1,1)', 'ILP-focused (1,8)', 'TLP-focused (4,1)', 'mitigates bank conflicts: 16-byte vectors', 'avoids bank conflicts: pad & rake']
+array VT[4] = ['scan, bank-conflict strategies (Fig. 6.18)', 'reduce, bank-conflict strategies', 'scan, baseline / ILP / TLP / mitigate / avoid (Fig. 6.5)', 'reduce, baseline / ILP / TLP / mitigate / avoid (Fig. 6.5)']
+do for [k = 1:4] {
+    if (have(VC[k])) {
+        f = csv(VC[k]); FIG = VF[k]; bw = copy_of(f)
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            @sweep_setup
+            set title sprintf("Chapter 02, Row DASk (Brown) %s, on %s", VT[k], gpu_of(f))
+            plot for [i = 1:5] sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\" && index($3, \"%s=%s \") == 1' %s", VS[k], VK[k], word(VL[k], i), f) using 4:8 title (VK[k] eq 'bc' ? BT[i] : CT[i]), \
+                 bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
+            unset logscale x; set format x '%g'; set key inside right bottom
+        }
+    }
+}
+
+# the best steps' knobs beside CUB, at 2^20 and at the largest n
+if (have('tune')) {
+    f = csv('tune')
+    do for [p in 'reduce scan'] {
+        FIG = 'tune-'.p; s = (p eq 'reduce') ? 'r8_hopper' : 's4_lookback'; y = (p eq 'reduce') ? 'cub_reduce' : 'cub_scan'
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            set title sprintf('Chapter 02, %s knobs (bars) vs %s (lines), on %s', s, y, gpu_of(f))
+            set xlabel ''; set ylabel 'GB/s'; set yrange [0:*]; set xtics rotate by -35 font ',9'; set style fill solid 0.5; set boxwidth 0.4
+            set key outside right top
+            nv = words(system(sprintf("awk -F, '$2 == \"%s\" && $4 == 1048576 { print NR }' %s", s, f)))
+            plot at_n(f, s, 1048576) using ($0 - 0.2):8:xticlabels(3) with boxes title 'n = 2^20', \
+                 at_max(f, s) using ($0 + 0.2):8 with boxes title 'largest n', \
+                 at_n(f, y, 1048576) using (-0.5):8:(nv):(0) with vectors nohead lw 2 title y.', n = 2^20', \
+                 at_max(f, y) using (-0.5):8:(nv):(0) with vectors nohead lw 2 dashtype 2 title y.', largest n'
+            set xtics norotate font ',11' autofreq; set key inside right bottom
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/* reduce_scan.h - chapter 02: reduce and scan.
+ *
+ * Two ladders, two step tables:
+ *   reduce: out[0] = in[0] + in[1] + ... + in[n-1]     (uint32 wrap-around, and float)
+ *   scan:   out[i] = in[0] (+) ... (+) in[i]            (inclusive)
+ *           out[i] = I (+) in[0] (+) ... (+) in[i-1]    (exclusive)
+ *           for uint32 wrap-around addition and for the composition of affine
+ *           maps, an associative operator that is NOT commutative.
+ * Every run is asynchronous on its stream, never allocates and never
+ * synchronizes; scratch (scratch_bytes(n), enough for every type and mode of
+ * the step) is allocated by the caller, outside the timed region. */
+#ifndef RS_REDUCE_SCAN_H
+#define RS_REDUCE_SCAN_H
+
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#define RS_ALIGN8 alignas(8)
+#else
+#define RS_ALIGN8 _Alignas(8)
+#endif
+
+/* ------------------------------------------------- the non-commutative operator */
+
+/* The affine map x -> a*x + b (mod 2^32). */
+typedef struct rs_affine {
+    RS_ALIGN8 uint32_t a;
+    uint32_t b;
+} rs_affine;
+
+/* "f, then g": x -> g(f(x)) = (g.a*f.a)*x + (g.a*f.b + g.b).  Associative, with
+ * identity (1, 0), and not commutative: a scan must keep the order of its inputs. */
+static inline KIT_HD rs_affine rs_affine_then(rs_affine f, rs_affine g)
+{
+    rs_affine r;
+    r.a = g.a * f.a;
+    r.b = g.a * f.b + g.b;
+    return r;
+}
+
+static inline KIT_HD rs_affine rs_affine_identity(void)
+{
+    rs_affine r;
+    r.a = 1u;
+    r.b = 0u;
+    return r;
+}
+
+/* ---------------------------------------------------------------- the steps */
+
+typedef cudaError_t (*rs_reduce_u32_fn)(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
+                                        cudaStream_t s);
+typedef cudaError_t (*rs_reduce_f32_fn)(const float *in, float *out, size_t n, void *scratch,
+                                        cudaStream_t s);
+typedef cudaError_t (*rs_scan_u32_fn)(const uint32_t *in, uint32_t *out, size_t n, int exclusive,
+                                      void *scratch, cudaStream_t s);
+typedef cudaError_t (*rs_scan_affine_fn)(const rs_affine *in, rs_affine *out, size_t n,
+                                         int exclusive, void *scratch, cudaStream_t s);
+
+typedef struct rs_reduce_step {
+    kit_step_info info;
+    size_t (*scratch_bytes)(size_t n); /* NULL: no scratch */
+    rs_reduce_u32_fn run_u32;
+    rs_reduce_f32_fn run_f32;          /* NULL in tuning tables (uint32 only) */
+} rs_reduce_step;
+
+typedef struct rs_scan_step {
+    kit_step_info info;
+    size_t (*scratch_bytes)(size_t n); /* NULL: no scratch */
+    rs_scan_u32_fn run_u32;
+    rs_scan_affine_fn run_affine;      /* NULL in tuning tables (uint32 only) */
+} rs_scan_step;
+
+/* The four functions each ladder step file defines (steps.c lists them). */
+#define RS_DECLARE_REDUCE_STEP(id)                                                              \
+    size_t rs_##id##_scratch(size_t n);                                                         \
+    cudaError_t rs_##id##_u32(const uint32_t *in, uint32_t *out, size_t n, void *scratch,       \
+                              cudaStream_t s);                                                  \
+    cudaError_t rs_##id##_f32(const float *in, float *out, size_t n, void *scratch,             \
+                              cudaStream_t s);                                                  \
+    cudaError_t rs_##id##_describe(kit_kernel_desc *d)
+#define RS_DECLARE_SCAN_STEP(id)                                                                \
+    size_t rs_##id##_scratch(size_t n);                                                         \
+    cudaError_t rs_##id##_u32(const uint32_t *in, uint32_t *out, size_t n, int exclusive,       \
+                              void *scratch, cudaStream_t s);                                   \
+    cudaError_t rs_##id##_affine(const rs_affine *in, rs_affine *out, size_t n, int exclusive,  \
+                                 void *scratch, cudaStream_t s);                                \
+    cudaError_t rs_##id##_describe(kit_kernel_desc *d)
+
+/* reduce ladder (one file per step) */
+RS_DECLARE_REDUCE_STEP(r0);  /* r0_interleaved.cu */
+RS_DECLARE_REDUCE_STEP(r1);  /* r1_strided.cu */
+RS_DECLARE_REDUCE_STEP(r2);  /* r2_sequential.cu */
+RS_DECLARE_REDUCE_STEP(r3);  /* r3_first_add.cu */
+RS_DECLARE_REDUCE_STEP(r4);  /* r4_warp_unroll.cu */
+RS_DECLARE_REDUCE_STEP(r5);  /* r5_many_items.cu */
+RS_DECLARE_REDUCE_STEP(r6);  /* $(IMPL)/02-reduce-scan/r6_warp_shuffle.cu (exercise ex02_warp_reduce) */
+RS_DECLARE_REDUCE_STEP(r7);  /* r7_row_dask.cu */
+RS_DECLARE_REDUCE_STEP(r8);  /* r8_hopper.cu */
+/* scan ladder */
+RS_DECLARE_SCAN_STEP(s0);    /* s0_hillis_steele.cu */
+RS_DECLARE_SCAN_STEP(s1);    /* s1_blelloch.cu */
+RS_DECLARE_SCAN_STEP(s2);    /* $(IMPL)/02-reduce-scan/s2_warp_scan.cu (exercise ex02_block_scan) */
+RS_DECLARE_SCAN_STEP(s3);    /* s3_row_dask.cu */
+RS_DECLARE_SCAN_STEP(s4);    /* s4_lookback.cu */
+
+/* yardsticks (reference/yardsticks_02.cu): CUB, two-phase temporary storage */
+size_t yard02_cub_reduce_scratch(size_t n);
+cudaError_t yard02_cub_reduce_u32(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
+                                  cudaStream_t s);
+cudaError_t yard02_cub_reduce_f32(const float *in, float *out, size_t n, void *scratch,
+                                  cudaStream_t s);
+size_t yard02_cub_scan_scratch(size_t n);
+cudaError_t yard02_cub_scan_u32(const uint32_t *in, uint32_t *out, size_t n, int exclusive,
+                                void *scratch, cudaStream_t s);
+cudaError_t yard02_cub_scan_affine(const rs_affine *in, rs_affine *out, size_t n, int exclusive,
+                                   void *scratch, cudaStream_t s);
+
+/* ---------------------------------------------- CPU baselines (rs_cpu.c) */
+
+uint32_t rs_cpu_reduce_u32(const uint32_t *in, size_t n);
+float rs_cpu_reduce_f32(const float *in, size_t n);   /* serial, in float: the baseline */
+double rs_cpu_reduce_f64(const float *in, size_t n);  /* in double: the reference */
+void rs_cpu_scan_u32(const uint32_t *in, uint32_t *out, size_t n, int exclusive);
+void rs_cpu_scan_affine(const rs_affine *in, rs_affine *out, size_t n, int exclusive);
+/* Inputs of the other types, from the kit's word patterns: floats in [0, 1)
+ * (24 random bits; linear gives 0, 1, 2, ...), affine maps with odd a (so
+ * products of a never collapse to 0 and every input still matters). */
+void rs_fill_f32(float *a, size_t n, kit_pattern p, uint64_t seed);
+void rs_fill_affine(rs_affine *a, size_t n, kit_pattern p, uint64_t seed);
+/* Relative tolerance for a float sum of n non-negative values against the
+ * double-precision sum: eps32 * (32 + 2*sqrt(n)) (see rs_cpu.c). */
+double rs_f32_tolerance(size_t n);
+
+/* ----------------------------------------------------------- step tables */
+
+#define RS_REDUCE_NSTEPS 10 /* r0..r8 + CUB */
+#define RS_SCAN_NSTEPS 6    /* s0..s4 + CUB */
+extern const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS];
+extern const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS];
+#define RS_REDUCE_BEST 8    /* r8_hopper */
+#define RS_SCAN_BEST 4      /* s4_lookback */
+
+/* Tuning tables, beside their templates:
+ * Brown's Row DASk (r7_row_dask.cu, s3_row_dask.cu): nWarps x nWork = 1..8 x 1..8
+ * with his bank-conflict rule (pad & rake for power-of-two runs), index
+ * (nWarps-1)*8 + (nWork-1); the five bank-conflict strategies of Table 6.16 and
+ * the five curves of Fig. 6.5; the best steps' knobs (r8_hopper.cu, s4_lookback.cu). */
+#define RS_PAIRS 64
+#define RS_BANK_NVARIANTS 5
+#define RS_CURVES_NVARIANTS 5
+extern const rs_reduce_step rs_brown_reduce_pairs[RS_PAIRS];
+extern const rs_scan_step rs_brown_scan_pairs[RS_PAIRS];
+extern const rs_reduce_step rs_brown_reduce_bank[RS_BANK_NVARIANTS];
+extern const rs_scan_step rs_brown_scan_bank[RS_BANK_NVARIANTS];
+extern const rs_reduce_step rs_brown_reduce_curves[RS_CURVES_NVARIANTS];
+extern const rs_scan_step rs_brown_scan_curves[RS_CURVES_NVARIANTS];
+#define RS_R8_NVARIANTS 12
+#define RS_S4_NVARIANTS 14
+extern const rs_reduce_step rs_r8_variants[RS_R8_NVARIANTS];
+extern const rs_scan_step rs_s4_variants[RS_S4_NVARIANTS];
+
+/* ------------------------------------------------------- ladders (steps.c) */
+
+extern const kit_ladder rs_reduce_ladder;      /* uint32 sum: every reduce step + CUB */
+extern const kit_ladder rs_reduce_f32_ladder;  /* float sum, same steps */
+extern const kit_ladder rs_scan_ladder;        /* uint32 exclusive sum: every scan step + CUB */
+extern const kit_ladder rs_scan_incl_ladder;   /* uint32 inclusive sum */
+extern const kit_ladder rs_scan_affine_ladder; /* affine maps, exclusive */
+extern const kit_ladder rs_scan_affine_incl_ladder;
+/* tuning tables as ladders (uint32; scans exclusive) */
+extern const kit_ladder rs_reduce_pairs_ladder, rs_scan_pairs_ladder;
+extern const kit_ladder rs_reduce_bank_ladder, rs_scan_bank_ladder;
+extern const kit_ladder rs_reduce_curves_ladder, rs_scan_curves_ladder;
+extern const kit_ladder rs_r8_ladder, rs_s4_ladder;
+/* the best step and CUB only (the last two entries of each main table) */
+extern const kit_ladder rs_reduce_best_ladder, rs_scan_best_ladder;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+/* yardsticks_04.cu - chapter 04's yardstick: what a user would call instead of
+ * writing a histogram kernel.  Declared (extern "C", same signatures) in
+ * chapters/04-histogram/histogram.h; reference/ sources do not see chapter
+ * headers, so the prototypes are repeated here. */
+#include <climits>
+
+#include <cub/device/device_histogram.cuh>
+
+#include "kit.h"
+
+extern "C" size_t yard_cub_histogram_scratch(size_t n);
+extern "C" cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins,
+                                          void *scratch, cudaStream_t s);
+
+/* 256 bins of width 1 over the byte values: 257 levels from 0 to 256 */
+static cudaError_t cub_hist(void *temp, size_t &temp_bytes, const uint8_t *in, int n,
+                            uint32_t *bins, cudaStream_t s)
+{
+    return cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, bins, 257, 0, 256, n, s);
+}
+
+extern "C" size_t yard_cub_histogram_scratch(size_t n)
+{
+    size_t bytes = 0;
+    if (n > (size_t)INT_MAX) return 0;
+    if (cub_hist(NULL, bytes, NULL, (int)n, NULL, 0) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return bytes;
+}
+
+extern "C" cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins,
+                                          void *scratch, cudaStream_t s)
+{
+    size_t bytes = 0;
+    if (n > (size_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int sample count */
+    KIT_TRY(cub_hist(NULL, bytes, in, (int)n, bins, s));
+    return cub_hist(scratch, bytes, in, (int)n, bins, s);
+}

@@ -1,0 +1,451 @@
+/* test_02_reduce_scan.c - chapter 02: the CPU baselines and the operators,
+ * every reduce step (uint32 and float) and every scan step (uint32 and affine
+ * maps, inclusive and exclusive) against them, the tuning tables, repeated runs
+ * on the same scratch, n = 2^28, and the exercises. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit_test.h"
+#include "reduce_scan.h"
+#include "sklansky8.h"
+
+static const kit_pattern patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_ALTERNATING};
+#define NPAT (sizeof patterns / sizeof patterns[0])
+#define N28 ((size_t)1 << 28)
+
+static int affine_eq(rs_affine x, rs_affine y) { return x.a == y.a && x.b == y.b; }
+
+/* ------------------------------------------------------------------ CPU */
+
+TestSuite(ch02_cpu, .timeout = KIT_CPU_TIMEOUT);
+
+Test(ch02_cpu, reduce_known_sums)
+{
+    static const size_t sizes[] = {0, 1, 31, 1025, (1u << 20) + 7};
+    size_t k;
+    for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        const size_t n = sizes[k];
+        uint32_t *u = malloc((n + 1) * 4);
+        float *f = malloc((n + 1) * 4);
+        uint64_t want = (uint64_t)n * (n ? n - 1 : 0) / 2; /* 0 + 1 + ... + n-1 */
+        cr_assert(u && f);
+        kit_fill_u32(u, n, KIT_LINEAR, 1);
+        cr_assert_eq(rs_cpu_reduce_u32(u, n), (uint32_t)want, "linear n=%zu", n);
+        kit_fill_u32(u, n, KIT_ALTERNATING, 1); /* 0, ~0, 0, ~0: n/2 times -1 */
+        cr_assert_eq(rs_cpu_reduce_u32(u, n), (uint32_t)(0u - (uint32_t)(n / 2)), "alternating n=%zu", n);
+        rs_fill_f32(f, n, KIT_LINEAR, 1);
+        cr_assert(rs_cpu_reduce_f64(f, n) == (double)want, "float linear n=%zu", n);
+        free(u);
+        free(f);
+    }
+}
+
+Test(ch02_cpu, exclusive_is_inclusive_shifted)
+{
+    enum { N = 3001 };
+    static uint32_t in[N], inc[N], exc[N];
+    static rs_affine ain[N], ainc[N], aexc[N];
+    size_t i;
+    kit_fill_u32(in, N, KIT_UNIFORM, 5);
+    rs_fill_affine(ain, N, KIT_UNIFORM, 6);
+    rs_cpu_scan_u32(in, inc, N, 0);
+    rs_cpu_scan_u32(in, exc, N, 1);
+    rs_cpu_scan_affine(ain, ainc, N, 0);
+    rs_cpu_scan_affine(ain, aexc, N, 1);
+    cr_assert_eq(exc[0], 0u);
+    cr_assert(affine_eq(aexc[0], rs_affine_identity()));
+    for (i = 1; i < N; i++) {
+        cr_assert_eq(exc[i], inc[i - 1], "uint32 at %zu", i);
+        cr_assert(affine_eq(aexc[i], ainc[i - 1]), "affine at %zu", i);
+        cr_assert(affine_eq(ainc[i], rs_affine_then(ainc[i - 1], ain[i])), "affine at %zu", i);
+    }
+    cr_assert_eq(inc[N - 1], rs_cpu_reduce_u32(in, N));
+    rs_cpu_scan_u32(in, in, N, 1); /* in place */
+    cr_assert_eq(memcmp(in, exc, sizeof in), 0, "in-place exclusive scan");
+}
+
+Test(ch02_cpu, affine_is_associative_not_commutative)
+{
+    uint64_t st = 99;
+    int k, differ = 0;
+    const rs_affine e = rs_affine_identity();
+    for (k = 0; k < 10000; k++) {
+        rs_affine f, g, h;
+        f.a = (uint32_t)kit_rand64(&st) | 1u; f.b = (uint32_t)kit_rand64(&st);
+        g.a = (uint32_t)kit_rand64(&st) | 1u; g.b = (uint32_t)kit_rand64(&st);
+        h.a = (uint32_t)kit_rand64(&st) | 1u; h.b = (uint32_t)kit_rand64(&st);
+        cr_assert(affine_eq(rs_affine_then(rs_affine_then(f, g), h), rs_affine_then(f, rs_affine_then(g, h))));
+        cr_assert(affine_eq(rs_affine_then(e, f), f) && affine_eq(rs_affine_then(f, e), f));
+        /* (f then g)(x) = g(f(x)) */
+        cr_assert_eq(rs_affine_then(f, g).b, g.a * f.b + g.b);
+        differ += !affine_eq(rs_affine_then(f, g), rs_affine_then(g, f));
+    }
+    cr_assert_gt(differ, 9900, "the operator should almost never commute (%d of 10000 differ)", differ);
+}
+
+Test(ch02_cpu, inputs_of_each_type)
+{
+    enum { N = 4097 };
+    static float f[N];
+    static rs_affine a[N];
+    size_t i;
+    rs_fill_f32(f, N, KIT_UNIFORM, 3);
+    rs_fill_affine(a, N, KIT_ZEROS, 3);
+    for (i = 0; i < N; i++) {
+        cr_assert(f[i] >= 0.0f && f[i] < 1.0f, "float %zu = %g", i, f[i]);
+        cr_assert(affine_eq(a[i], rs_affine_identity()), "zeros give identity maps");
+    }
+    rs_fill_affine(a, N, KIT_UNIFORM, 3);
+    for (i = 0; i < N; i++) cr_assert(a[i].a & 1u, "a is odd");
+    cr_assert(rs_f32_tolerance(1) < 1e-5 && rs_f32_tolerance((size_t)1 << 24) < 1e-3);
+    cr_assert_gt(rs_f32_tolerance((size_t)1 << 24), rs_f32_tolerance(1 << 10));
+}
+
+static const kit_ladder *const all_ladders[] = {
+    &rs_reduce_ladder,       &rs_reduce_f32_ladder,   &rs_scan_ladder,
+    &rs_scan_incl_ladder,    &rs_scan_affine_ladder,  &rs_scan_affine_incl_ladder,
+    &rs_reduce_pairs_ladder, &rs_scan_pairs_ladder,   &rs_reduce_bank_ladder,
+    &rs_scan_bank_ladder,    &rs_reduce_curves_ladder, &rs_scan_curves_ladder,
+    &rs_r8_ladder,           &rs_s4_ladder,
+};
+#define NLADDERS (sizeof all_ladders / sizeof *all_ladders)
+
+/* The step tables are the single source for bench, demo, tests and README. */
+Test(ch02_cpu, step_tables_are_consistent)
+{
+    size_t l, i, j;
+    for (l = 0; l < NLADDERS; l++) {
+        const kit_ladder *L = all_ladders[l];
+        cr_assert_gt(L->count, 0);
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
+                      "%s step %zu lacks a field", L->id, i);
+            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id, s->name);
+            if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
+                char path[256];
+                snprintf(path, sizeof path, "solutions/%s", s->file + 8);
+                cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise", s->name);
+                cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
+            } else {
+                cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
+            }
+            for (j = 0; j < i; j++)
+                cr_assert(strcmp(L->step(L, j)->name, s->name) || strcmp(L->step(L, j)->param, s->param),
+                          "%s: step %s listed twice", L->id, s->name);
+        }
+    }
+    /* every main step has every type: run functions and scratch sizes */
+    for (i = 0; i < RS_REDUCE_NSTEPS; i++)
+        cr_assert(rs_reduce_steps[i].run_u32 && rs_reduce_steps[i].run_f32 && rs_reduce_steps[i].scratch_bytes,
+                  "reduce step %zu", i);
+    for (i = 0; i < RS_SCAN_NSTEPS; i++)
+        cr_assert(rs_scan_steps[i].run_u32 && rs_scan_steps[i].run_affine && rs_scan_steps[i].scratch_bytes,
+                  "scan step %zu", i);
+    cr_assert_str_eq(rs_reduce_steps[RS_REDUCE_BEST].info.name, "r8_hopper");
+    cr_assert_str_eq(rs_scan_steps[RS_SCAN_BEST].info.name, "s4_lookback");
+    cr_assert_eq(rs_reduce_pairs_ladder.count, 64);
+    cr_assert_eq(rs_scan_pairs_ladder.count, 64);
+    /* the pair tables are ordered (nWarps - 1) * 8 + (nWork - 1), as the plots read them */
+    for (i = 0; i < RS_PAIRS; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "nWarps=%zu nWork=%zu", i / 8 + 1, i % 8 + 1);
+        cr_assert_str_eq(rs_brown_reduce_pairs[i].info.param, want);
+        cr_assert_str_eq(rs_brown_scan_pairs[i].info.param, want);
+    }
+}
+
+/* The CPU baselines run through every main ladder on a host-only context. */
+Test(ch02_cpu, host_only_ladders)
+{
+    size_t l;
+    for (l = 0; l < 6; l++) {
+        const kit_ladder *L = all_ladders[l];
+        void *ctx = NULL;
+        cr_assert_eq(L->setup(L, 1025, KIT_UNIFORM, 1, 0, &ctx), cudaSuccess, "%s", L->id);
+        cr_assert_str_eq(L->cpu_names[0], "serial");
+        L->cpu(ctx, 0);
+        L->teardown(ctx);
+        cr_assert_eq(L->bytes(L, 0, 1000), (l < 2 ? 4.0 : l < 4 ? 8.0 : 16.0) * 1000, "%s bytes", L->id);
+    }
+}
+
+/* ------------------------------------------------------------------ GPU */
+
+TestSuite(ch02_gpu, .timeout = KIT_GPU_TIMEOUT);
+
+static void expect_sizes_patterns(const kit_ladder *L, size_t i)
+{
+    size_t k, p;
+    for (k = 0; k < kit_test_nsizes; k++)
+        for (p = 0; p < NPAT; p++) kit_expect_step(L, i, kit_test_sizes[k], patterns[p], 11 + k);
+}
+
+/* one test per reduce step: uint32 and float, sizes x patterns */
+#define REDUCE_TEST(step_, i)                                                                   \
+    Test(ch02_gpu, reduce_##step_)                                                              \
+    {                                                                                           \
+        KIT_REQUIRE_GPU();                                                                      \
+        cr_assert_str_eq(rs_reduce_ladder.step(&rs_reduce_ladder, i)->name, #step_);            \
+        expect_sizes_patterns(&rs_reduce_ladder, i);                                            \
+        expect_sizes_patterns(&rs_reduce_f32_ladder, i);                                        \
+    }
+
+REDUCE_TEST(r0_interleaved, 0)
+REDUCE_TEST(r1_strided, 1)
+REDUCE_TEST(r2_sequential, 2)
+REDUCE_TEST(r3_first_add, 3)
+REDUCE_TEST(r4_warp_unroll, 4)
+REDUCE_TEST(r5_many_items, 5)
+REDUCE_TEST(r6_warp_shuffle, 6)
+REDUCE_TEST(r7_row_dask, 7)
+REDUCE_TEST(r8_hopper, 8)
+REDUCE_TEST(cub_reduce, 9)
+
+/* two tests per scan step: uint32 (exclusive, inclusive) and affine maps
+ * (exclusive, inclusive), sizes x patterns */
+#define SCAN_TEST(step_, i)                                                                     \
+    Test(ch02_gpu, scan_##step_##_u32)                                                          \
+    {                                                                                           \
+        KIT_REQUIRE_GPU();                                                                      \
+        cr_assert_str_eq(rs_scan_ladder.step(&rs_scan_ladder, i)->name, #step_);                \
+        expect_sizes_patterns(&rs_scan_ladder, i);                                              \
+        expect_sizes_patterns(&rs_scan_incl_ladder, i);                                         \
+    }                                                                                           \
+    Test(ch02_gpu, scan_##step_##_affine)                                                       \
+    {                                                                                           \
+        KIT_REQUIRE_GPU();                                                                      \
+        expect_sizes_patterns(&rs_scan_affine_ladder, i);                                       \
+        expect_sizes_patterns(&rs_scan_affine_incl_ladder, i);                                  \
+    }
+
+SCAN_TEST(s0_hillis_steele, 0)
+SCAN_TEST(s1_blelloch, 1)
+SCAN_TEST(s2_warp_scan, 2)
+SCAN_TEST(s3_row_dask, 3)
+SCAN_TEST(s4_lookback, 4)
+SCAN_TEST(cub_scan, 5)
+
+/* Set up once, then check every step of L (twice when twice: the second run
+ * finds the scratch as the first left it). */
+static void expect_all_steps(const kit_ladder *L, size_t n, kit_pattern p, int twice)
+{
+    void *ctx = NULL;
+    char msg[KIT_MSG];
+    size_t i;
+    int r;
+    cudaError_t e = L->setup(L, n, p, 4242, 1, &ctx);
+    cr_assert_eq(e, cudaSuccess, "%s n=%zu: setup: %s", L->id, n, cudaGetErrorString(e));
+    for (i = 0; i < L->count; i++)
+        for (r = 0; r <= twice; r++) {
+            int ok = 0;
+            e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
+            cr_assert_eq(e, cudaSuccess, "%s %s n=%zu run %d: CUDA error: %s", L->id,
+                         L->step(L, i)->name, n, r + 1, cudaGetErrorString(e));
+            cr_assert(ok, "%s %s n=%zu run %d: %s", L->id, L->step(L, i)->name, n, r + 1, msg);
+        }
+    L->teardown(ctx);
+}
+
+/* n = 2^28 (GPU only): every step of every type and mode, uniform input */
+Test(ch02_gpu, reduce_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_ladder, N28, KIT_UNIFORM, 0); }
+Test(ch02_gpu, reduce_f32_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_f32_ladder, N28, KIT_UNIFORM, 0); }
+Test(ch02_gpu, scan_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_ladder, N28, KIT_UNIFORM, 0); }
+Test(ch02_gpu, scan_incl_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_incl_ladder, N28, KIT_UNIFORM, 0); }
+Test(ch02_gpu, scan_affine_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_affine_ladder, N28, KIT_UNIFORM, 0); }
+
+/* A second run on the scratch the first one left (tickets, tile status words). */
+Test(ch02_gpu, scratch_reuse)
+{
+    KIT_REQUIRE_GPU();
+    expect_all_steps(&rs_reduce_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
+    expect_all_steps(&rs_reduce_f32_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
+    expect_all_steps(&rs_scan_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
+    expect_all_steps(&rs_scan_affine_incl_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
+}
+
+/* The best reduce gives the same float bits on every run (fixed grouping). */
+Test(ch02_gpu, float_reduce_is_deterministic)
+{
+    const size_t n = (1u << 24) + 3;
+    const rs_reduce_step *st = &rs_reduce_steps[RS_REDUCE_BEST];
+    float *h = malloc(n * sizeof *h), *d_in = NULL, *d_out = NULL, got[8];
+    void *scratch = NULL;
+    int r;
+    KIT_REQUIRE_GPU();
+    cr_assert(h);
+    rs_fill_f32(h, n, KIT_UNIFORM, 17);
+    cr_assert_eq(cudaMalloc((void **)&d_in, n * sizeof *h), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_out, sizeof got), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&scratch, st->scratch_bytes(n)), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, h, n * sizeof *h, cudaMemcpyHostToDevice), cudaSuccess);
+    for (r = 0; r < 8; r++) cr_assert_eq(st->run_f32(d_in, d_out + r, n, scratch, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(got, d_out, sizeof got, 0), cudaSuccess);
+    for (r = 1; r < 8; r++) cr_assert(memcmp(&got[r], &got[0], sizeof got[0]) == 0, "run %d: %.9g vs %.9g", r, got[r], got[0]);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(scratch);
+    free(h);
+}
+
+/* tuning tables: uint32 (scans exclusive) at a few odd sizes */
+static const size_t tuning_sizes[] = {1, 33, 4101, (1u << 20) + 7};
+
+#define TABLE_TEST(test_, ladder)                                                               \
+    Test(ch02_gpu, test_)                                                                       \
+    {                                                                                           \
+        const kit_pattern p = KIT_UNIFORM;                                                      \
+        KIT_REQUIRE_GPU();                                                                      \
+        kit_expect_ladder(&ladder, tuning_sizes, sizeof tuning_sizes / sizeof *tuning_sizes, &p, 1); \
+    }
+
+TABLE_TEST(reduce_pairs, rs_reduce_pairs_ladder)
+TABLE_TEST(scan_pairs, rs_scan_pairs_ladder)
+TABLE_TEST(reduce_bank, rs_reduce_bank_ladder)
+TABLE_TEST(scan_bank, rs_scan_bank_ladder)
+TABLE_TEST(reduce_curves, rs_reduce_curves_ladder)
+TABLE_TEST(scan_curves, rs_scan_curves_ladder)
+TABLE_TEST(reduce_tune, rs_r8_ladder)
+TABLE_TEST(scan_tune, rs_s4_ladder)
+
+/* ------------------------------------------------------------ exercises */
+
+/* ex02_sklansky (CPU): sklansky_scan8 / sklansky_reduce8 in $(IMPL)/02-reduce-scan/sklansky8.h */
+TestSuite(ex02_sklansky, .timeout = KIT_CPU_TIMEOUT);
+
+static void random_maps(rs_affine v[8], uint64_t *st)
+{
+    int i;
+    for (i = 0; i < 8; i++) {
+        v[i].a = (uint32_t)kit_rand64(st) | 1u;
+        v[i].b = (uint32_t)kit_rand64(st);
+    }
+}
+
+Test(ex02_sklansky, scan_random_maps)
+{
+    uint64_t st = 2024;
+    int k, i;
+    for (k = 0; k < 2000; k++) {
+        rs_affine v[8], want[8];
+        random_maps(v, &st);
+        rs_cpu_scan_affine(v, want, 8, 0);
+        sklansky_scan8(v);
+        for (i = 0; i < 8; i++)
+            cr_assert(affine_eq(v[i], want[i]), "trial %d, v[%d] = (%u, %u), want (%u, %u)", k, i,
+                      v[i].a, v[i].b, want[i].a, want[i].b);
+    }
+}
+
+/* x -> (2i+3) x + (i*i+7), composed in order: reversing a pair changes the result */
+Test(ex02_sklansky, scan_keeps_the_order)
+{
+    rs_affine v[8], want[8];
+    int i;
+    for (i = 0; i < 8; i++) {
+        v[i].a = 2u * (uint32_t)i + 3u;
+        v[i].b = (uint32_t)(i * i) + 7u;
+    }
+    rs_cpu_scan_affine(v, want, 8, 0);
+    cr_assert(!affine_eq(rs_affine_then(v[1], v[0]), want[1]), "the test needs a non-commuting pair");
+    sklansky_scan8(v);
+    for (i = 0; i < 8; i++)
+        cr_assert(affine_eq(v[i], want[i]), "v[%d] = (%u, %u), want (%u, %u): is the earlier map on the left?",
+                  i, v[i].a, v[i].b, want[i].a, want[i].b);
+}
+
+Test(ex02_sklansky, reduce_random_maps)
+{
+    uint64_t st = 7;
+    int k;
+    for (k = 0; k < 2000; k++) {
+        rs_affine v[8], want[8], got;
+        random_maps(v, &st);
+        rs_cpu_scan_affine(v, want, 8, 0);
+        got = sklansky_reduce8(v);
+        cr_assert(affine_eq(got, want[7]), "trial %d: (%u, %u), want (%u, %u)", k, got.a, got.b,
+                  want[7].a, want[7].b);
+    }
+}
+
+/* ex02_warp_reduce (GPU): block_reduce_shfl in $(IMPL)/02-reduce-scan/r6_warp_shuffle.cu */
+TestSuite(ex02_warp_reduce, .timeout = KIT_GPU_TIMEOUT);
+
+#define R6 6 /* index of r6_warp_shuffle in the reduce ladder */
+
+Test(ex02_warp_reduce, odd_sizes)
+{
+    static const size_t n[] = {33, 255, 257, 1023, 1025, 12345, (1u << 20) + 7};
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_UNIFORM, k);
+}
+
+Test(ex02_warp_reduce, large_inputs)
+{
+    static const size_t n[] = {1u << 16, 1u << 22, 1u << 24};
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < sizeof n / sizeof *n; k++) {
+        kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_UNIFORM, k);
+        kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_LINEAR, k);
+    }
+}
+
+Test(ex02_warp_reduce, float_sums)
+{
+    static const size_t n[] = {100, 4097, (1u << 20) + 7, 1u << 24};
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&rs_reduce_f32_ladder, R6, n[k], KIT_UNIFORM, k);
+}
+
+Test(ex02_warp_reduce, alternating_words)
+{
+    KIT_REQUIRE_GPU();
+    kit_expect_step(&rs_reduce_ladder, R6, (1u << 24) + 1, KIT_ALTERNATING, 0);
+    kit_expect_step(&rs_reduce_ladder, R6, 999, KIT_ALTERNATING, 0);
+}
+
+/* ex02_block_scan (GPU): block_scan_exclusive in $(IMPL)/02-reduce-scan/s2_warp_scan.cu */
+TestSuite(ex02_block_scan, .timeout = KIT_GPU_TIMEOUT);
+
+#define S2 2 /* index of s2_warp_scan in the scan ladder */
+static const size_t s2_sizes[] = {31, 33, 1025, 4097, (1u << 20) + 7};
+#define NS2 (sizeof s2_sizes / sizeof *s2_sizes)
+
+Test(ex02_block_scan, exclusive_sums)
+{
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < NS2; k++) kit_expect_step(&rs_scan_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+}
+
+Test(ex02_block_scan, inclusive_sums)
+{
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < NS2; k++) kit_expect_step(&rs_scan_incl_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+}
+
+Test(ex02_block_scan, affine_maps)
+{
+    size_t k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < NS2; k++) {
+        kit_expect_step(&rs_scan_affine_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+        kit_expect_step(&rs_scan_affine_incl_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+    }
+}
+
+Test(ex02_block_scan, large_and_patterns)
+{
+    size_t p;
+    KIT_REQUIRE_GPU();
+    for (p = 0; p < NPAT; p++) {
+        if (patterns[p] == KIT_ZEROS) continue; /* a stub would pass on zeros */
+        kit_expect_step(&rs_scan_ladder, S2, (1u << 24) + 1, patterns[p], p);
+    }
+}

@@ -1,0 +1,731 @@
+/* test_04_histogram.c - chapter 04: the byte inputs and images, the CPU
+ * baselines, every GPU step and tuning variant against them (all input kinds,
+ * odd sizes, unaligned pointers, counter-overflow paths), and the exercises. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "histogram.h"
+#include "kit_test.h"
+#include "packed.h"
+
+/* the chapter's sizes: empty, shorter than a word, odd, a whole-block size, 2^20+7, 2^24 */
+static const size_t hist_sizes[] = {0, 1, 3, 4, 5, 255, 1023, (1u << 20) + 7, 1u << 24};
+#define NSIZES (sizeof hist_sizes / sizeof *hist_sizes)
+
+static void expect_step(const hist_step *table, size_t count, size_t i, size_t n, int input,
+                        uint64_t seed)
+{
+    char msg[KIT_MSG];
+    int ok = 0;
+    cudaError_t e = hist_verify(table, count, i, n, input, seed, &ok, msg, sizeof msg);
+    cr_assert(e == cudaSuccess, "%s (%s), n=%zu, %s input: CUDA error: %s", table[i].info.name,
+              table[i].info.param, n, hist_input_name(input), cudaGetErrorString(e));
+    cr_assert(ok, "%s (%s), n=%zu, %s input: %s", table[i].info.name, table[i].info.param, n,
+              hist_input_name(input), msg);
+}
+
+static uint64_t count_distinct(const uint8_t *a, size_t n)
+{
+    uint32_t h[HIST_BINS];
+    uint64_t d = 0;
+    int b;
+    hist_cpu_simple(a, n, h);
+    for (b = 0; b < HIST_BINS; b++) d += h[b] != 0;
+    return d;
+}
+
+/* ------------------------------------------------------------------ CPU */
+
+TestSuite(ch04_cpu, .timeout = KIT_CPU_TIMEOUT);
+
+Test(ch04_cpu, unroll4_equals_simple)
+{
+    static const size_t sizes[] = {0, 1, 3, 4, 5, 7, 255, 1023, 65543};
+    size_t k, x;
+    for (k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (x = 0; x < HIST_NINPUTS; x++) {
+            const size_t n = sizes[k];
+            uint8_t *a = malloc(n + 1);
+            uint32_t s[HIST_BINS], u[HIST_BINS], total = 0;
+            char msg[KIT_MSG];
+            int b;
+            cr_assert(a);
+            hist_fill(a, n, hist_inputs[x], 40 + k);
+            memset(u, 0xA5, sizeof u);
+            hist_cpu_simple(a, n, s);
+            hist_cpu_unroll4(a, n, u);
+            cr_assert(kit_cmp_u32(u, s, HIST_BINS, msg, sizeof msg), "n=%zu %s: %s", n,
+                      hist_input_name(hist_inputs[x]), msg);
+            for (b = 0; b < HIST_BINS; b++) total += s[b];
+            cr_assert_eq(total, n, "the bins of n=%zu add up to %u", n, total);
+            free(a);
+        }
+}
+
+Test(ch04_cpu, simple_counts_by_hand)
+{
+    static const uint8_t a[] = {0, 255, 7, 7, 0, 7, 128};
+    uint32_t h[HIST_BINS];
+    hist_cpu_simple(a, sizeof a, h);
+    cr_assert(h[0] == 2 && h[7] == 3 && h[128] == 1 && h[255] == 1 && h[1] == 0);
+}
+
+Test(ch04_cpu, byte_patterns)
+{
+    enum { N = 100003 };
+    static uint8_t a[N], b[N];
+    uint32_t h[HIST_BINS];
+    size_t i;
+    int bit, ones = 0;
+    kit_fill_u8(a, N, KIT_ZEROS, 1);
+    for (i = 0; i < N; i++) cr_assert_eq(a[i], 0);
+    kit_fill_u8(a, N, KIT_LINEAR, 1);
+    for (i = 0; i < N; i++) cr_assert_eq(a[i], (uint8_t)i);
+    kit_fill_u8(a, N, KIT_ALTERNATING, 1);
+    cr_assert(a[0] == 0 && a[1] == 0xFF && a[N - 1] == 0);
+    kit_fill_u8(a, N, KIT_IDENTICAL, 9);
+    cr_assert_eq(count_distinct(a, N), 1);
+    kit_fill_u8(a, N, KIT_FEW_UNIQUE, 9);
+    cr_assert_leq(count_distinct(a, N), 16);
+    kit_fill_u8(a, N, KIT_SORTED, 9);
+    for (i = 1; i < N; i++) cr_assert_geq(a[i], a[i - 1], "sorted at %zu", i);
+    cr_assert(a[0] == 0 && a[N - 1] == 255);
+    kit_fill_u8(a, N, KIT_REVERSE, 9);
+    for (i = 1; i < N; i++) cr_assert_leq(a[i], a[i - 1], "reverse at %zu", i);
+    /* uniform: every bin within 5 standard deviations of n / 256 */
+    kit_fill_u8(a, N, KIT_UNIFORM, 5);
+    hist_cpu_simple(a, N, h);
+    for (i = 0; i < HIST_BINS; i++)
+        cr_assert(h[i] > N / 256 - 5 * 20 && h[i] < N / 256 + 5 * 20, "uniform bin %zu: %u", i, h[i]);
+    /* low entropy: each bit is 1 with probability 1/8 */
+    kit_fill_u8(a, N, KIT_LOW_ENTROPY, 5);
+    for (i = 0; i < N; i++)
+        for (bit = 0; bit < 8; bit++) ones += (a[i] >> bit) & 1;
+    cr_assert(ones > 8 * N / 8 * 0.95 && ones < 8 * N / 8 * 1.05, "low-entropy: %d one bits", ones);
+    /* same seed, same bytes; another seed, other bytes */
+    kit_fill_u8(a, N, KIT_UNIFORM, 77);
+    kit_fill_u8(b, N, KIT_UNIFORM, 77);
+    cr_assert_eq(memcmp(a, b, N), 0);
+    kit_fill_u8(b, N, KIT_UNIFORM, 78);
+    cr_assert_neq(memcmp(a, b, N), 0);
+    /* a shorter fill is a prefix of a longer one */
+    kit_fill_u8(b, 13, KIT_UNIFORM, 77);
+    cr_assert_eq(memcmp(a, b, 13), 0);
+}
+
+Test(ch04_cpu, images)
+{
+    const size_t n = (size_t)1 << 22; /* 2048 x 2048 grey = 2 x 2 tiles of the 1024 base */
+    uint8_t *a = malloc(n), *b = malloc(n);
+    uint32_t h[HIST_BINS];
+    uint64_t diff = 0, dark = 0;
+    size_t i, x, y;
+    cr_assert(a && b);
+
+    kit_fill_image_u8(a, n, KIT_IMAGE_GRADIENT, 3);
+    kit_fill_image_u8(b, n, KIT_IMAGE_GRADIENT, 3);
+    cr_assert_eq(memcmp(a, b, n), 0, "same seed, same image");
+    for (i = 1; i < 2048; i++) diff += (uint64_t)abs((int)a[i] - (int)a[i - 1]);
+    cr_assert_lt(diff / 2047, 8, "gradient: neighbours differ by %llu on average", (unsigned long long)(diff / 2047));
+    cr_assert_geq(count_distinct(a, n), 150, "gradient: a broad histogram");
+    for (y = 0; y < 2048; y += 511) /* tiled: pixel (x, y) = pixel (x mod 1024, y mod 1024) */
+        for (x = 0; x < 1024; x += 7)
+            cr_assert(a[y * 2048 + x] == a[y * 2048 + x + 1024] &&
+                      a[y * 2048 + x] == a[((y + 1024) % 2048) * 2048 + x], "tile at (%zu, %zu)", x, y);
+
+    kit_fill_image_u8(a, n, KIT_IMAGE_DARK, 3);
+    hist_cpu_simple(a, n, h);
+    for (i = 0; i < 24; i++) dark += h[i];
+    cr_assert_gt(dark, n / 2, "dark: most pixels are dark (%llu of %zu)", (unsigned long long)dark, n);
+    cr_assert_geq(count_distinct(a, n), 100, "dark: bright blobs too");
+
+    kit_fill_image_u8(a, n, KIT_IMAGE_RGBA0, 3);
+    for (i = 3; i < n; i += 4) cr_assert_eq(a[i], 0, "alpha of pixel %zu", i / 4);
+    hist_cpu_simple(a, n, h);
+    cr_assert_geq(h[0], n / 4);
+    cr_assert_geq(count_distinct(a, n), 150);
+
+    kit_fill_image_u8(a, 5, KIT_IMAGE_RGBA0, 3); /* tiny and odd sizes are fine */
+    cr_assert_eq(a[3], 0);
+    free(a);
+    free(b);
+}
+
+Test(ch04_cpu, input_names)
+{
+    size_t x;
+    int in = -1;
+    for (x = 0; x < HIST_NINPUTS; x++) {
+        cr_assert(hist_input_parse(hist_input_name(hist_inputs[x]), &in));
+        cr_assert_eq(in, hist_inputs[x]);
+    }
+    cr_assert(!hist_input_parse("image-nonsense", &in));
+    cr_assert_str_eq(hist_input_name(HIST_IMAGE(KIT_IMAGE_RGBA0)), "image-rgba0");
+}
+
+/* The step tables are the single source for bench, demo, tests and README. */
+Test(ch04_cpu, step_tables_are_consistent)
+{
+    static const kit_ladder *const all[] = {&hist_ladder,           &hist_trish_k_ladder,
+                                            &hist_trish_res_ladder, &hist_rowsum_ladder,
+                                            &hist_hopper_ladder,    &hist_wide_ladder,
+                                            &hist_runs_ladder};
+    size_t l, i, j, timing = 0;
+    for (l = 0; l < sizeof all / sizeof *all; l++) {
+        const kit_ladder *L = all[l];
+        const hist_step *t = (const hist_step *)L->table;
+        cr_assert_gt(L->count, 0);
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
+                      "%s step %zu lacks a field", L->id, i);
+            cr_assert(t[i].run, "%s %s: no run", L->id, s->name);
+            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id, s->name);
+            cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
+            if (strstr(s->param, HIST_TIMING_ONLY)) {
+                cr_assert(L == &hist_rowsum_ladder, "%s %s: timing-only outside the row-sum table", L->id,
+                          s->name);
+                timing++;
+            }
+            for (j = 0; j < i; j++) /* tables name each variant once */
+                cr_assert(strcmp(L->step(L, j)->name, s->name) != 0 ||
+                              strcmp(L->step(L, j)->param, s->param) != 0,
+                          "%s: %s (%s) listed twice", L->id, s->name, s->param);
+        }
+    }
+    cr_assert_eq(timing, 2);
+    cr_assert_eq(hist_ladder.count, HIST_NSTEPS);
+    cr_assert_eq(hist_steps[HIST_NSTEPS - 1].info.kind, KIT_STEP_YARDSTICK);
+    cr_assert_str_eq(hist_steps[4].info.name, "s4_trish");
+    cr_assert_str_eq(hist_steps[HIST_NSTEPS - 2].info.name, "s7_runs");
+    for (i = 0; i < HIST_RUNS_NVARIANTS; i++) /* the `runs` summary tells variants from the step by this */
+        cr_assert(strstr(hist_runs_variants[i].info.param, "x16B") == NULL, "%s", hist_runs_variants[i].info.param);
+    cr_assert(strstr(hist_steps[HIST_NSTEPS - 2].info.param, "x16B") != NULL);
+    cr_assert_eq(access("solutions/04-histogram/trish_bin.cuh", R_OK), 0);
+    cr_assert_eq(access("solutions/04-histogram/trish_rowsum.cuh", R_OK), 0);
+}
+
+/* ------------------------------------------------------------------ GPU */
+
+TestSuite(ch04_gpu, .timeout = KIT_GPU_TIMEOUT);
+
+/* one test per ladder step: every size x every input kind */
+#define STEP_TEST(step_, i)                                                                     \
+    Test(ch04_gpu, step_)                                                                       \
+    {                                                                                           \
+        size_t k, x;                                                                            \
+        KIT_REQUIRE_GPU();                                                                      \
+        cr_assert_str_eq(hist_steps[i].info.name, #step_);                                      \
+        for (k = 0; k < NSIZES; k++)                                                            \
+            for (x = 0; x < HIST_NINPUTS; x++)                                                  \
+                expect_step(hist_steps, HIST_NSTEPS, i, hist_sizes[k], hist_inputs[x], 11 + k); \
+    }
+
+STEP_TEST(s0_global_atomics, 0)
+STEP_TEST(s1_block_atomics, 1)
+STEP_TEST(s2_warp_atomics, 2)
+STEP_TEST(s3_thread16, 3)
+STEP_TEST(s4_trish, 4)
+STEP_TEST(s5_trish_hopper, 5)
+STEP_TEST(s6_wide_ilp, 6)
+STEP_TEST(s7_runs, 7)
+STEP_TEST(cub_histogram_even, 8)
+
+/* tuning variants: a few sizes, uniform and all zeros (a full grid) */
+static void expect_table(const hist_step *table, size_t count)
+{
+    static const size_t sizes[] = {5, 4101, (1u << 20) + 7};
+    static const int inputs[] = {KIT_UNIFORM, KIT_ZEROS};
+    size_t i, k, x;
+    for (i = 0; i < count; i++)
+        for (k = 0; k < 3; k++)
+            for (x = 0; x < 2; x++) expect_step(table, count, i, sizes[k], inputs[x], 5 + k);
+}
+
+Test(ch04_gpu, trish_k_variants)
+{
+    KIT_REQUIRE_GPU();
+    expect_table(hist_trish_k_variants, HIST_TRISH_K_NVARIANTS);
+}
+
+Test(ch04_gpu, trish_residency_variants)
+{
+    KIT_REQUIRE_GPU();
+    expect_table(hist_trish_res_variants, HIST_TRISH_RES_NVARIANTS);
+}
+
+Test(ch04_gpu, hopper_variants)
+{
+    KIT_REQUIRE_GPU();
+    expect_table(hist_hopper_variants, HIST_HOPPER_NVARIANTS);
+}
+
+Test(ch04_gpu, wide_variants)
+{
+    KIT_REQUIRE_GPU();
+    expect_table(hist_wide_variants, HIST_WIDE_NVARIANTS);
+}
+
+/* Every variant of a table on one context per (size, input). */
+static void expect_table_inputs(const hist_step *table, size_t count, const size_t *sizes,
+                                size_t nsizes, const int *inputs, size_t ninputs)
+{
+    size_t i, k, x;
+    for (k = 0; k < nsizes; k++)
+        for (x = 0; x < ninputs; x++) {
+            hist_ctx *c = NULL;
+            cudaError_t e = hist_ctx_new(table, count, sizes[k], inputs[x], 31 + k, 1, &c);
+            cr_assert(e == cudaSuccess, "n=%zu, %s input: CUDA error: %s", sizes[k],
+                      hist_input_name(inputs[x]), cudaGetErrorString(e));
+            for (i = 0; i < count; i++) {
+                char msg[KIT_MSG] = "";
+                int ok = 0;
+                e = hist_ctx_check(c, i, 0, &ok, msg, sizeof msg);
+                cr_assert(e == cudaSuccess && ok, "%s (%s), n=%zu, %s input: %s", table[i].info.name,
+                          table[i].info.param, sizes[k], hist_input_name(inputs[x]),
+                          e != cudaSuccess ? cudaGetErrorString(e) : msg);
+            }
+            hist_ctx_free(c);
+        }
+}
+
+/* s7 is data-dependent by design: its variants on every input kind, and on the
+ * long-run patterns (sorted / reverse: runs of n/256 bytes across vectors and
+ * data blocks; identical; alternating; few-unique), at odd sizes. */
+Test(ch04_gpu, runs_variants)
+{
+    static const size_t sizes[] = {5, 4101, (1u << 20) + 7};
+    static const int runs_inputs[] = {KIT_SORTED, KIT_REVERSE, KIT_IDENTICAL, KIT_ALTERNATING,
+                                      KIT_FEW_UNIQUE};
+    KIT_REQUIRE_GPU();
+    expect_table_inputs(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes, 3, hist_inputs, HIST_NINPUTS);
+    expect_table_inputs(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes + 1, 2, runs_inputs, 5);
+    expect_table_inputs(hist_steps + HIST_NSTEPS - 2, 1, sizes, 3, runs_inputs, 5);
+}
+
+/* Runs of random lengths (1 .. 3000 bytes) and values, at aligned and odd
+ * offsets, on the full grid and on 1 or 2 blocks (runs carried across many
+ * data blocks): every s7 variant and the ladder's s7. */
+Test(ch04_gpu, runs_random_lengths)
+{
+    static const size_t offs[] = {0, 3};
+    static const unsigned grids[] = {0, 1, 2};
+    const size_t n = (1u << 20) + 29, total = n + 16;
+    uint8_t *h = malloc(total), *d_in = NULL;
+    uint32_t want[HIST_BINS], got[HIST_BINS], *d_bins = NULL;
+    void *scratch = NULL;
+    uint64_t st = 5;
+    size_t i, o, g, at = 0;
+    char msg[KIT_MSG];
+    KIT_REQUIRE_GPU();
+    cr_assert(h);
+    while (at < total) {
+        const uint64_t r = kit_rand64(&st);
+        size_t len = (r >> 8) % 8 == 0 ? 1 + (r >> 16) % 3000 : 1 + (r >> 16) % 40;
+        if (len > total - at) len = total - at;
+        memset(h + at, (int)(r & 0xFFu), len);
+        at += len;
+    }
+    cr_assert_eq(cudaMalloc((void **)&d_in, total), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_bins, sizeof got), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&scratch, hist_partials_scratch(total)), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, h, total, cudaMemcpyHostToDevice), cudaSuccess);
+    for (g = 0; g < sizeof grids / sizeof *grids; g++) {
+        hist_set_grid_limit(grids[g]);
+        for (i = 0; i <= HIST_RUNS_NVARIANTS; i++) {
+            const hist_step *step = i < HIST_RUNS_NVARIANTS ? &hist_runs_variants[i] : &hist_steps[HIST_NSTEPS - 2];
+            for (o = 0; o < sizeof offs / sizeof *offs; o++) {
+                hist_cpu_simple(h + offs[o], n, want);
+                cr_assert_eq(kit_poison(d_bins, sizeof got, 0), cudaSuccess);
+                cr_assert_eq(step->run(d_in + offs[o], n, d_bins, scratch, 0), cudaSuccess, "%s (%s)",
+                             step->info.name, step->info.param);
+                cr_assert_eq(kit_fetch(got, d_bins, sizeof got, 0), cudaSuccess);
+                cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s (%s), offset %zu, grid limit %u: %s",
+                          step->info.name, step->info.param, offs[o], grids[g], msg);
+            }
+        }
+    }
+    hist_set_grid_limit(0);
+    cudaFree(d_in);
+    cudaFree(d_bins);
+    cudaFree(scratch);
+    free(h);
+}
+
+/* Few blocks: every thread bins hundreds of KB, so TRISH row-sums and 16-bit
+ * flushes happen many times; all zeros drives one counter per thread to its
+ * limit between two of them (and carries one s7 run through every data block). */
+static void expect_small_grids(const hist_step *table, size_t count, const size_t *sizes,
+                               size_t nsizes)
+{
+    static const int inputs[] = {KIT_ZEROS, KIT_UNIFORM, HIST_IMAGE(KIT_IMAGE_RGBA0)};
+    static const unsigned grids[] = {1, 3};
+    size_t i, k, x, g;
+    for (g = 0; g < 2; g++) {
+        hist_set_grid_limit(grids[g]);
+        for (i = 0; i < count; i++)
+            for (k = 0; k < nsizes; k++)
+                for (x = 0; x < 3; x++) expect_step(table, count, i, sizes[k], inputs[x], 3 + k);
+    }
+    hist_set_grid_limit(0);
+}
+
+Test(ch04_gpu, overflow_paths_ladder)
+{
+    static const size_t sizes[] = {(1u << 20) + 7, 1u << 24};
+    KIT_REQUIRE_GPU();
+    expect_small_grids(hist_steps, HIST_NSTEPS, sizes, 2);
+}
+
+Test(ch04_gpu, overflow_paths_variants)
+{
+    static const size_t sizes[] = {(1u << 18) + 13};
+    KIT_REQUIRE_GPU();
+    expect_small_grids(hist_trish_k_variants, HIST_TRISH_K_NVARIANTS, sizes, 1);
+    expect_small_grids(hist_hopper_variants, HIST_HOPPER_NVARIANTS, sizes, 1);
+    expect_small_grids(hist_wide_variants, HIST_WIDE_NVARIANTS, sizes, 1);
+    expect_small_grids(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes, 1);
+}
+
+/* Any alignment: the steps read 4- or 16-byte units from the first aligned
+ * address and count the loose bytes at both ends separately. */
+Test(ch04_gpu, unaligned_inputs)
+{
+    static const size_t offs[] = {1, 2, 3, 5, 8, 13, 15};
+    static const size_t sizes[] = {1, 2, 17, 100, 4099, (1u << 20) + 7};
+    const size_t total = (1u << 20) + 64;
+    uint8_t *h = malloc(total), *d_in = NULL;
+    uint32_t want[HIST_BINS], got[HIST_BINS], *d_bins = NULL;
+    void *scratch = NULL;
+    size_t i, o, k, most = 0;
+    char msg[KIT_MSG];
+    KIT_REQUIRE_GPU();
+    cr_assert(h);
+    kit_fill_u8(h, total, KIT_UNIFORM, 21);
+    for (i = 0; i < HIST_NSTEPS; i++)
+        if (hist_steps[i].scratch_bytes && hist_steps[i].scratch_bytes(total) > most)
+            most = hist_steps[i].scratch_bytes(total);
+    cr_assert_eq(cudaMalloc((void **)&d_in, total), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_bins, sizeof got), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&scratch, most), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, h, total, cudaMemcpyHostToDevice), cudaSuccess);
+    for (i = 0; i < HIST_NSTEPS; i++)
+        for (o = 0; o < sizeof offs / sizeof *offs; o++)
+            for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+                const size_t n = sizes[k];
+                hist_cpu_simple(h + offs[o], n, want);
+                cr_assert_eq(kit_poison(d_bins, sizeof got, 0), cudaSuccess);
+                cr_assert_eq(hist_steps[i].run(d_in + offs[o], n, d_bins, scratch, 0), cudaSuccess,
+                             "%s at offset %zu", hist_steps[i].info.name, offs[o]);
+                cr_assert_eq(kit_fetch(got, d_bins, sizeof got, 0), cudaSuccess);
+                cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s, offset %zu, n=%zu: %s",
+                          hist_steps[i].info.name, offs[o], n, msg);
+            }
+    cudaFree(d_in);
+    cudaFree(d_bins);
+    cudaFree(scratch);
+    free(h);
+}
+
+/* counts are 32-bit: 2^32 bytes or more is refused before anything runs */
+Test(ch04_gpu, refuses_too_large)
+{
+    size_t i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < HIST_NSTEPS; i++)
+        cr_assert_eq(hist_steps[i].run(NULL, (size_t)1 << 32, NULL, NULL, 0), cudaErrorInvalidValue,
+                     "%s", hist_steps[i].info.name);
+}
+
+/* forced residency really yields R resident blocks per SM */
+static void expect_forced(const hist_step *table, size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; i++) {
+        const char *f = strstr(table[i].info.param, "forced=");
+        kit_kernel_desc d;
+        int per_sm = 0, want;
+        if (!f || (want = atoi(f + 7)) == 0) continue;
+        cr_assert_eq(table[i].info.describe(&d), cudaSuccess);
+        cr_assert_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d.func, d.block_threads,
+                                                                   d.dyn_smem), cudaSuccess);
+        cr_assert_eq(per_sm, want, "%s (%s): %d blocks/SM", table[i].info.name, table[i].info.param,
+                     per_sm);
+    }
+}
+
+Test(ch04_gpu, residency_is_forced)
+{
+    KIT_REQUIRE_GPU();
+    expect_forced(hist_trish_res_variants, HIST_TRISH_RES_NVARIANTS);
+    expect_forced(hist_hopper_variants, HIST_HOPPER_NVARIANTS);
+}
+
+/* ------------------------------------------------------------ exercises */
+
+/* ex04_packed (CPU): packed.h */
+TestSuite(ex04_packed, .timeout = KIT_CPU_TIMEOUT);
+
+Test(ex04_packed, slot_every_bin)
+{
+    static const uint32_t strides[] = {1, 64, 256};
+    uint32_t b, k;
+    for (k = 0; k < 3; k++)
+        for (b = 0; b < 256; b++) {
+            uint32_t word = 12345, inc = 12345;
+            packed_slot(b, strides[k], &word, &inc);
+            cr_assert_eq(word, (b / 4) * strides[k], "bin %u, stride %u: word %u", b, strides[k], word);
+            cr_assert_eq(inc, 1u << (8 * (b % 4)), "bin %u: inc 0x%08x", b, inc);
+        }
+}
+
+Test(ex04_packed, pairs_and_unpair)
+{
+    uint64_t st = 99;
+    uint32_t k, e, o, even = 0, odd = 0, bins[4] = {5, 6, 7, 8};
+    for (k = 0; k < 1000; k++) {
+        const uint32_t w = (uint32_t)kit_rand64(&st);
+        packed_pairs(w, &e, &o);
+        cr_assert_eq(e, (w & 0xFFu) | (((w >> 16) & 0xFFu) << 16), "even of 0x%08x: 0x%08x", w, e);
+        cr_assert_eq(o, ((w >> 8) & 0xFFu) | ((w >> 24) << 16), "odd of 0x%08x: 0x%08x", w, o);
+    }
+    for (k = 0; k < 257; k++) { /* 257 saturated words: 65535 per lane, no carry */
+        packed_pairs(0xFFFFFFFFu, &e, &o);
+        even += e;
+        odd += o;
+    }
+    packed_unpair(even, odd, bins);
+    cr_assert(bins[0] == 5 + 65535 && bins[1] == 6 + 65535 && bins[2] == 7 + 65535 && bins[3] == 8 + 65535,
+              "unpair added %u %u %u %u", bins[0] - 5, bins[1] - 6, bins[2] - 7, bins[3] - 8);
+    bins[0] = bins[1] = bins[2] = bins[3] = 0;
+    packed_unpair(0x00020001u, 0x00040003u, bins); /* order: byte 0, 1, 2, 3 */
+    cr_assert(bins[0] == 1 && bins[1] == 3 && bins[2] == 2 && bins[3] == 4, "bins %u %u %u %u",
+              bins[0], bins[1], bins[2], bins[3]);
+}
+
+Test(ex04_packed, add4_no_carry)
+{
+    uint64_t st = 7;
+    int k, lane;
+    cr_assert_eq(packed_add4(0xFF01FF80u, 0x01010180u), 0x00020000u);
+    for (k = 0; k < 10000; k++) {
+        const uint32_t a = (uint32_t)kit_rand64(&st), b = (uint32_t)kit_rand64(&st), s = packed_add4(a, b);
+        for (lane = 0; lane < 4; lane++)
+            cr_assert_eq((s >> (8 * lane)) & 0xFFu, (((a >> (8 * lane)) + (b >> (8 * lane))) & 0xFFu),
+                         "0x%08x + 0x%08x lane %d", a, b, lane);
+    }
+}
+
+Test(ex04_packed, rowsum_period)
+{
+    uint32_t k;
+    cr_assert_eq(packed_rowsum_period(31), 2);
+    cr_assert_eq(packed_rowsum_period(32), 1);
+    cr_assert_eq(packed_rowsum_period(21), 3);
+    for (k = 1; k <= 63; k++) {
+        const uint32_t p = packed_rowsum_period(k);
+        cr_assert(p * k * 4 <= 255 && (p + 1) * k * 4 > 255, "k=%u: period %u", k, p);
+    }
+}
+
+/* TRISH on the CPU with the student's pieces: 64 "threads", a 64 x 64 table,
+ * k = 5 words per thread per step, a row-sum every packed_rowsum_period(5). */
+static void emulate_trish(const uint8_t *in, size_t n, uint32_t *bins)
+{
+    enum { T = 64, K = 5 };
+    static uint32_t table[64 * T];
+    const uint32_t period = packed_rowsum_period(K);
+    size_t w = 0, nw = n / 4, i;
+    uint32_t since = 0, t, r, c;
+    memset(table, 0, sizeof table);
+    memset(bins, 0, HIST_BINS * sizeof *bins);
+    while (w < nw) {
+        for (t = 0; t < T; t++)
+            for (i = 0; i < K; i++) {
+                const size_t idx = w + t * K + i;
+                int byte;
+                if (idx >= nw) continue;
+                for (byte = 0; byte < 4; byte++) {
+                    uint32_t word, inc;
+                    packed_slot(in[4 * idx + byte], T, &word, &inc);
+                    table[word + t] += inc;
+                }
+            }
+        w += (size_t)T * K;
+        if (++since >= period || w >= nw) {
+            for (r = 0; r < 64; r++) {
+                uint32_t even = 0, odd = 0, e, o;
+                for (c = 0; c < T; c++) {
+                    packed_pairs(table[r * T + c], &e, &o);
+                    even += e;
+                    odd += o;
+                    table[r * T + c] = 0;
+                }
+                packed_unpair(even, odd, bins + 4 * r);
+            }
+            since = 0;
+        }
+    }
+    for (i = 4 * nw; i < n; i++) bins[in[i]]++;
+}
+
+Test(ex04_packed, emulated_trish)
+{
+    const size_t n = 200003;
+    uint8_t *a = malloc(n);
+    uint32_t want[HIST_BINS], got[HIST_BINS];
+    char msg[KIT_MSG];
+    size_t x;
+    cr_assert(a);
+    for (x = 0; x < HIST_NINPUTS; x++) {
+        hist_fill(a, n, hist_inputs[x], 8);
+        hist_cpu_simple(a, n, want);
+        emulate_trish(a, n, got);
+        cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s: %s",
+                  hist_input_name(hist_inputs[x]), msg);
+    }
+    free(a);
+}
+
+/* the expected 64 x 64 table after thread t bins words[t * per .. t * per + per) */
+static void packed_table_cpu(const uint32_t *words, unsigned per, uint32_t *table)
+{
+    unsigned t, j, byte;
+    memset(table, 0, 64 * 64 * sizeof *table);
+    for (t = 0; t < 64; t++)
+        for (j = 0; j < per; j++)
+            for (byte = 0; byte < 4; byte++) {
+                const uint32_t b = (words[t * per + j] >> (8 * byte)) & 0xFFu;
+                table[(b / 4) * 64 + t] += 1u << (8 * (b % 4));
+            }
+}
+
+static void expect_bin_probe(const uint32_t *words, unsigned per)
+{
+    uint32_t want[64 * 64], got[64 * 64], *d_words = NULL, *d_table = NULL;
+    char msg[KIT_MSG];
+    packed_table_cpu(words, per, want);
+    cr_assert_eq(cudaMalloc((void **)&d_words, 64 * per * 4 + 4), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_table, sizeof got), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_words, words, 64 * per * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(trish_probe_bin(d_words, per, d_table, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(got, d_table, sizeof got, 0), cudaSuccess);
+    cr_assert(kit_cmp_u32(got, want, 64 * 64, msg, sizeof msg), "%u words per thread: table (row * 64 + thread) %s",
+              per, msg);
+    cudaFree(d_words);
+    cudaFree(d_table);
+}
+
+/* ex04_bin_word (GPU): trish_bin_word in $(IMPL)/04-histogram/trish_bin.cuh */
+TestSuite(ex04_bin_word, .timeout = KIT_GPU_TIMEOUT);
+
+Test(ex04_bin_word, one_word_each)
+{
+    static uint32_t words[64];
+    uint64_t st = 1;
+    int t;
+    KIT_REQUIRE_GPU();
+    for (t = 0; t < 64; t++) words[t] = (uint32_t)kit_rand64(&st);
+    expect_bin_probe(words, 1);
+}
+
+/* bytes of one word sharing a word of counters, or a counter: the increments must stay serial */
+Test(ex04_bin_word, colliding_bytes)
+{
+    static uint32_t words[64 * 63];
+    unsigned t, j;
+    KIT_REQUIRE_GPU();
+    for (t = 0; t < 64; t++)
+        for (j = 0; j < 63; j++) {
+            const uint32_t r = (t + j) & 63u;
+            switch ((t + j) % 4) {
+            case 0: words[t * 63 + j] = 0x01010101u * (4 * r + (t & 3)); break; /* one bin, 4 times */
+            case 1: words[t * 63 + j] = 0x03020100u + 0x04040404u * r; break; /* one row, 4 lanes */
+            case 2: words[t * 63 + j] = 0x00010001u * (4 * r) + 0x01000100u * (4 * r + 3); break;
+            default: words[t * 63 + j] = (4 * r + 1) * 0x00000101u + 0x00FF0000u; break;
+            }
+        }
+    expect_bin_probe(words, 63);
+}
+
+Test(ex04_bin_word, random_full_budget)
+{
+    static uint32_t words[64 * 63];
+    uint64_t st = 4;
+    int i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < 64 * 63; i++) words[i] = (uint32_t)kit_rand64(&st);
+    expect_bin_probe(words, 63);
+}
+
+Test(ex04_bin_word, zeros_to_252)
+{
+    static uint32_t words[64 * 63];
+    KIT_REQUIRE_GPU();
+    memset(words, 0, sizeof words);
+    expect_bin_probe(words, 63); /* row 0, lane 0 of every column: 252 */
+}
+
+/* ex04_rowsum (GPU): trish_rowsum in $(IMPL)/04-histogram/trish_rowsum.cuh */
+TestSuite(ex04_rowsum, .timeout = KIT_GPU_TIMEOUT);
+
+static void expect_rowsum_probe(const uint32_t *table, unsigned rounds)
+{
+    uint32_t want[HIST_BINS], got[HIST_BINS], after[64 * 64], *d_table = NULL, *d_sums = NULL;
+    char msg[KIT_MSG];
+    unsigned r, c, lane;
+    memset(want, 0, sizeof want);
+    for (r = 0; r < 64; r++)
+        for (c = 0; c < 64; c++)
+            for (lane = 0; lane < 4; lane++) want[4 * r + lane] += rounds * ((table[r * 64 + c] >> (8 * lane)) & 0xFFu);
+    cr_assert_eq(cudaMalloc((void **)&d_table, sizeof after), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_sums, sizeof got), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_table, table, sizeof after, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(trish_probe_rowsum(d_table, d_sums, rounds, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(got, d_sums, sizeof got, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(after, d_table, sizeof after, 0), cudaSuccess);
+    cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "sums (bin 4t + lane): %s", msg);
+    for (r = 0; r < 64 * 64; r++)
+        cr_assert_eq(after[r], 0, "row %u column %u not zeroed: 0x%08x", r / 64, r % 64, after[r]);
+    cudaFree(d_table);
+    cudaFree(d_sums);
+}
+
+Test(ex04_rowsum, random_table)
+{
+    static uint32_t table[64 * 64];
+    uint64_t st = 12;
+    int i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < 64 * 64; i++) table[i] = (uint32_t)kit_rand64(&st);
+    expect_rowsum_probe(table, 1);
+}
+
+Test(ex04_rowsum, saturated)
+{
+    static uint32_t table[64 * 64];
+    KIT_REQUIRE_GPU();
+    memset(table, 0xFF, sizeof table); /* 64 x 255 per bin: the byte pairs must not overflow */
+    expect_rowsum_probe(table, 1);
+}
+
+Test(ex04_rowsum, accumulates)
+{
+    static uint32_t table[64 * 64];
+    uint64_t st = 13;
+    int i;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < 64 * 64; i++) table[i] = (uint32_t)kit_rand64(&st) & 0x7F3F1F0Fu;
+    expect_rowsum_probe(table, 3);
+}
+
+Test(ex04_rowsum, lane_order)
+{
+    static uint32_t table[64 * 64];
+    unsigned r, c;
+    KIT_REQUIRE_GPU();
+    for (r = 0; r < 64; r++) /* row r: lane r % 4 only, a different count per column */
+        for (c = 0; c < 64; c++) table[r * 64 + c] = ((c + 1) & 0xFFu) << (8 * (r % 4));
+    expect_rowsum_probe(table, 1);
+}

@@ -1,0 +1,591 @@
+/* test_06_ballot.c - chapter 06: the CPU baselines and flag patterns, every step of the
+ * flags -> offsets ladder and its tuning table, every warp and block primitive (probes)
+ * at every block size the chapter uses, the block radix sort, the micro-benchmarks, and
+ * the exercises (ex06_lanemask, ex06_segscan on the GPU; ex06_bitplane on the CPU). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ballot.h"
+#include "ballot_bitplane.h"
+#include "kit_test.h"
+
+/* random, all-zero, all-one (segments of 1), alternating (segments of 2),
+ * random flags with segments of 32..200 */
+static const kit_pattern flag_patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_ALTERNATING,
+                                            KIT_LOW_ENTROPY};
+#define NPAT (sizeof flag_patterns / sizeof flag_patterns[0])
+
+/* odd sizes: partial last warps and blocks everywhere */
+static const size_t probe_sizes[] = {0, 1, 31, 32, 33, 1023, 1025, 4097, (1u << 20) + 7};
+#define NPSIZE (sizeof probe_sizes / sizeof probe_sizes[0])
+
+static const int block_sizes[] = {128, 256, 512, 1024};
+
+/* ------------------------------------------------------------------ CPU */
+
+TestSuite(ch06_cpu, .timeout = KIT_CPU_TIMEOUT);
+
+Test(ch06_cpu, four_directions_by_hand)
+{
+    static const uint8_t f[5] = {1, 0, 1, 1, 0};
+    static const uint32_t want[4][5] = {
+        {0, 1, 1, 2, 3}, /* forward exclusive */
+        {1, 1, 2, 3, 3}, /* forward inclusive */
+        {3, 2, 2, 1, 0}, /* reverse inclusive */
+        {2, 2, 1, 0, 0}, /* reverse exclusive */
+    };
+    static const int rev[4] = {0, 0, 1, 1}, incl[4] = {0, 1, 1, 0};
+    uint32_t out[5];
+    char msg[KIT_MSG];
+    int d;
+    for (d = 0; d < 4; d++) {
+        ballot_cpu_scan(f, out, 5, 0, rev[d], incl[d]);
+        cr_assert(kit_cmp_u32(out, want[d], 5, msg, sizeof msg), "direction %d: %s", d, msg);
+    }
+}
+
+Test(ch06_cpu, groups_restart_and_directions_agree)
+{
+    enum { N = 1000 };
+    static uint8_t f[N], r[N];
+    static uint32_t a[N], b[N], c[N];
+    size_t i, g0;
+    char msg[KIT_MSG];
+    ballot_fill_flags(f, N, BALLOT_FLAGS_RANDOM, 5);
+    for (i = 0; i < N; i++) r[i] = f[N - 1 - i];
+    /* group 32 = the whole-array scan of each 32-element chunk */
+    ballot_cpu_scan(f, a, N, 32, 0, 0);
+    for (g0 = 0; g0 < N; g0 += 32) {
+        size_t len = N - g0 < 32 ? N - g0 : 32;
+        ballot_cpu_scan(f + g0, b, len, 0, 0, 0);
+        cr_assert(kit_cmp_u32(a + g0, b, len, msg, sizeof msg), "group at %zu: %s", g0, msg);
+    }
+    /* reverse = forward on the reversed array, read backwards; incl - excl = flag */
+    ballot_cpu_scan(f, a, N, 0, 1, 1);
+    ballot_cpu_scan(r, b, N, 0, 0, 1);
+    ballot_cpu_scan(f, c, N, 0, 1, 0);
+    for (i = 0; i < N; i++) {
+        cr_assert_eq(a[i], b[N - 1 - i], "reverse at %zu", i);
+        cr_assert_eq(a[i] - c[i], f[i], "incl - excl at %zu", i);
+    }
+}
+
+Test(ch06_cpu, swar_equals_serial)
+{
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 33, 1023, 1025, (1u << 16) + 3};
+    size_t k, p;
+    for (k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (p = 0; p < NPAT; p++) {
+            const size_t n = sizes[k];
+            uint8_t *f = malloc(n + 1);
+            uint32_t *a = malloc((n + 1) * 4), *b = malloc((n + 1) * 4);
+            char msg[KIT_MSG];
+            cr_assert(f && a && b);
+            ballot_fill_pattern(flag_patterns[p], f, NULL, NULL, n, 9 + k);
+            ballot_cpu_scan(f, a, n, 0, 0, 0);
+            ballot_cpu_offsets_swar(f, b, n);
+            cr_assert(kit_cmp_u32(b, a, n, msg, sizeof msg), "n=%zu %s: %s", n,
+                      ballot_pattern_desc(flag_patterns[p]), msg);
+            free(f);
+            free(a);
+            free(b);
+        }
+}
+
+Test(ch06_cpu, segmented_scan)
+{
+    enum { N = 777 };
+    static uint8_t f[N], h[N], none[N], all[N];
+    static uint32_t a[N], b[N], c[N];
+    size_t i;
+    char msg[KIT_MSG];
+    ballot_fill_flags(f, N, BALLOT_FLAGS_RANDOM, 3);
+    ballot_fill_heads(h, N, BALLOT_HEADS_RANDOM, 4);
+    ballot_fill_heads(none, N, BALLOT_HEADS_NONE, 0);
+    ballot_fill_heads(all, N, BALLOT_HEADS_ALL, 0);
+    /* no heads: the grouped scan */
+    ballot_cpu_segscan(f, none, a, N, 32, 1);
+    ballot_cpu_scan(f, b, N, 32, 0, 1);
+    cr_assert(kit_cmp_u32(a, b, N, msg, sizeof msg), "no heads: %s", msg);
+    /* every element a head: the flag itself */
+    ballot_cpu_segscan(f, all, a, N, 0, 1);
+    for (i = 0; i < N; i++) cr_assert_eq(a[i], f[i], "segments of 1 at %zu", i);
+    /* inclusive - exclusive = flag; a head restarts the count */
+    ballot_cpu_segscan(f, h, a, N, 32, 1);
+    ballot_cpu_segscan(f, h, c, N, 32, 0);
+    for (i = 0; i < N; i++) {
+        cr_assert_eq(a[i] - c[i], f[i], "at %zu", i);
+        if (h[i] || i % 32 == 0) cr_assert_eq(c[i], 0u, "head at %zu", i);
+    }
+}
+
+Test(ch06_cpu, bitplanes_equal_generic_scan)
+{
+    enum { N = 3001 };
+    static uint32_t v[N], a[N], b[N];
+    char msg[KIT_MSG];
+    int bits;
+    kit_fill_u32(v, N, KIT_UNIFORM, 11);
+    for (bits = 1; bits <= 32; bits++) {
+        const uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1u;
+        ballot_cpu_scan_bitplanes(v, a, N, bits);
+        ballot_cpu_scan_u32(v, b, N, 0, mask, 0);
+        cr_assert(kit_cmp_u32(a, b, N, msg, sizeof msg), "bits=%d: %s", bits, msg);
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+Test(ch06_cpu, split_and_tile_sort)
+{
+    enum { N = 2500, G = 512 };
+    static uint8_t f[N];
+    static uint32_t v[N], a[N], b[N];
+    size_t g0, i;
+    char msg[KIT_MSG];
+    ballot_fill_flags(f, N, BALLOT_FLAGS_RANDOM, 2);
+    for (i = 0; i < N; i++) v[i] = (uint32_t)i; /* stability shows as increasing indices */
+    ballot_cpu_split(f, v, a, N, G);
+    for (g0 = 0; g0 < N; g0 += G) {
+        const size_t g1 = g0 + G < N ? g0 + G : N;
+        for (i = g0; i + 1 < g1; i++) {
+            const uint32_t x = a[i], y = a[i + 1];
+            cr_assert(x >= g0 && x < g1, "element %u left its group", x);
+            cr_assert(f[x] < f[y] || (f[x] == f[y] && x < y), "split order at %zu", i);
+        }
+    }
+    kit_fill_u32(v, N, KIT_UNIFORM, 8);
+    ballot_cpu_sort_tiles(v, a, N, G);
+    memcpy(b, v, sizeof v);
+    for (g0 = 0; g0 < N; g0 += G) qsort(b + g0, (N - g0 < G ? N - g0 : G), 4, cmp_u32);
+    cr_assert(kit_cmp_u32(a, b, N, msg, sizeof msg), "tile sort: %s", msg);
+}
+
+Test(ch06_cpu, flag_and_head_patterns)
+{
+    enum { N = 100000 };
+    static uint8_t f[N], h[N];
+    size_t i, ones = 0, last = 0;
+    ballot_fill_flags(f, N, BALLOT_FLAGS_ONES, 0);
+    for (i = 0; i < N; i++) cr_assert_eq(f[i], 1);
+    ballot_fill_flags(f, N, BALLOT_FLAGS_ALTERNATING, 0);
+    for (i = 0; i < N; i++) cr_assert_eq(f[i], (uint8_t)(i & 1));
+    ballot_fill_flags(f, N, BALLOT_FLAGS_SPARSE, 1);
+    for (i = 0; i < N; i++) ones += f[i];
+    cr_assert(ones > N / 20 && ones < N / 12, "sparse: %zu ones of %d", ones, N);
+    ballot_fill_flags(f, N, BALLOT_FLAGS_RANDOM, 1);
+    for (ones = 0, i = 0; i < N; i++) {
+        cr_assert(f[i] <= 1);
+        ones += f[i];
+    }
+    cr_assert(ones > N * 45 / 100 && ones < N * 55 / 100, "random: %zu ones", ones);
+    ballot_fill_heads(h, N, BALLOT_HEADS_LONG, 1);
+    cr_assert_eq(h[0], 1);
+    for (i = 1; i < N; i++)
+        if (h[i]) {
+            cr_assert(i - last >= 32 && i - last <= 200, "segment of %zu at %zu", i - last, i);
+            last = i;
+        }
+    ballot_fill_pattern(KIT_IDENTICAL, f, h, NULL, N, 3);
+    for (i = 0; i < N; i++) cr_assert(f[i] == 1 && h[i] == 1);
+}
+
+Test(ch06_cpu, micro_reference)
+{
+    static uint32_t tile[BALLOT_TILE_WORDS * 1024], acc[1024];
+    uint32_t want;
+    int t, it;
+    for (t = 0; t < BALLOT_TILE_WORDS * 1024; t++) tile[t] = 0xFFFFFFFFu; /* every value is 1 */
+    ballot_cpu_micro(BALLOT_MR_COUNT, 512, 1, tile, acc);
+    for (want = 0, it = 0; it < BALLOT_ITER; it++) want = want * BALLOT_TOTAL_MUL + 512;
+    cr_assert_eq(acc[77], want);
+    ballot_cpu_micro(BALLOT_MS_BINSHFL, 512, 1, tile, acc);
+    for (want = 0, it = 0; it < BALLOT_ITER; it++) want = want * BALLOT_TOTAL_MUL + 300;
+    cr_assert_eq(acc[300], want);
+    ballot_cpu_micro(BALLOT_MW_BITPLANE, 256, 3, tile, acc); /* values 7 */
+    for (want = 0, it = 0; it < BALLOT_ITER; it++) want = want * BALLOT_TOTAL_MUL + 7 * 5;
+    cr_assert_eq(acc[69], want); /* lane 5 of warp 2 */
+}
+
+/* The step table is the single source for bench, demo, tests and README. */
+Test(ch06_cpu, step_tables_are_consistent)
+{
+    static const kit_ladder *const all[] = {
+        &ballot_ladder,         &ballot_lookback_ladder, &ballot_probe_ladder, &ballot_sort_ladder,
+        &ballot_mreduce_ladder, &ballot_mscan_ladder,    &ballot_mbits_ladder,
+    };
+    size_t l, i, j;
+    for (l = 0; l < sizeof all / sizeof *all; l++) {
+        const kit_ladder *L = all[l];
+        cr_assert_gt(L->count, 0);
+        for (i = 0; i < L->count; i++) {
+            const kit_step_info *s = L->step(L, i);
+            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
+                      "%s step %zu lacks a field", L->id, i);
+            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id,
+                      s->name);
+            if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
+                char path[256];
+                snprintf(path, sizeof path, "solutions/%s", s->file + 8);
+                cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise",
+                          s->name);
+                cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
+            } else {
+                cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
+            }
+            for (j = 0; j < i; j++)
+                cr_assert(strcmp(L->step(L, j)->name, s->name) != 0 ||
+                              strcmp(L->step(L, j)->param, s->param) != 0,
+                          "%s: step %s (%s) listed twice", L->id, s->name, s->param);
+        }
+    }
+    cr_assert_eq(ballot_ladder.count, BALLOT_NSTEPS);
+    cr_assert_eq(ballot_lookback_ladder.count, 36);
+    cr_assert_eq(ballot_probe_ladder.count, BALLOT_PROBE_NVARIANTS);
+}
+
+/* every block primitive is probed at every block size the chapter uses */
+Test(ch06_cpu, probes_cover_every_block_size)
+{
+    static const char *const prims[] = {
+        "block_scan32",     "block_scan32_shfl",   "block_bin_scan",       "block_bin_scan_shfl",
+        "block_bin_scan_bp", "syncthreads_count",  "block_reduce32",       "block_reduce32_shfl",
+        "block_reduce32_redux", "block_split",
+    };
+    static const char *const sorts[] = {"sort_ballot", "sort_scan32_shfl", "sort_scan32_smem"};
+    size_t p, b;
+    for (b = 0; b < 4; b++) {
+        char param[64];
+        snprintf(param, sizeof param, "tbs=%d", block_sizes[b]);
+        for (p = 0; p < sizeof prims / sizeof *prims; p++)
+            cr_assert_geq(ballot_probe_find(&ballot_probe_ladder, prims[p], param), 0, "%s %s",
+                          prims[p], param);
+        snprintf(param, sizeof param, "tbs=%d keys/thread=1", block_sizes[b]);
+        for (p = 0; p < 3; p++)
+            cr_assert_geq(ballot_probe_find(&ballot_sort_ladder, sorts[p], param), 0, "%s %s",
+                          sorts[p], param);
+    }
+}
+
+/* ------------------------------------------------------------------ GPU */
+
+TestSuite(ch06_gpu, .timeout = KIT_GPU_TIMEOUT);
+
+/* one test per ladder step: every kit size (up to 2^24) x the flag patterns */
+#define STEP_TEST(step_, i)                                                                     \
+    Test(ch06_gpu, step_)                                                                       \
+    {                                                                                           \
+        size_t k, p;                                                                            \
+        KIT_REQUIRE_GPU();                                                                      \
+        cr_assert_str_eq(ballot_ladder.step(&ballot_ladder, i)->name, #step_);                  \
+        for (k = 0; k < kit_test_nsizes; k++)                                                   \
+            for (p = 0; p < NPAT; p++)                                                          \
+                kit_expect_step(&ballot_ladder, i, kit_test_sizes[k], flag_patterns[p], 7 + k); \
+    }
+
+STEP_TEST(s0_rts32, 0)
+STEP_TEST(s1_rts_ballot, 1)
+STEP_TEST(s2_rows, 2)
+STEP_TEST(s3_lookback, 3)
+STEP_TEST(cub_exclusive_sum, 4)
+
+/* the tuning table: many tiles (look-back windows of 32 and more), partial last tiles */
+static void expect_lookback_block(int tbs)
+{
+    static const size_t sizes[] = {1, 33, 4101, (1u << 20) + 7, (1u << 22) + 3};
+    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_IDENTICAL, KIT_REVERSE};
+    char prefix[32];
+    size_t i, k, p, found = 0;
+    snprintf(prefix, sizeof prefix, "tbs=%d ", tbs);
+    for (i = 0; i < ballot_lookback_ladder.count; i++) {
+        if (strncmp(ballot_lookback_ladder.step(&ballot_lookback_ladder, i)->param, prefix,
+                    strlen(prefix)) != 0)
+            continue;
+        found++;
+        for (k = 0; k < sizeof sizes / sizeof *sizes; k++)
+            for (p = 0; p < 3; p++) kit_expect_step(&ballot_lookback_ladder, i, sizes[k], pats[p], k);
+    }
+    cr_assert_eq(found, 12, "tbs=%d: %zu variants", tbs, found);
+}
+
+Test(ch06_gpu, lookback_variants_128) { KIT_REQUIRE_GPU(); expect_lookback_block(128); }
+Test(ch06_gpu, lookback_variants_256) { KIT_REQUIRE_GPU(); expect_lookback_block(256); }
+Test(ch06_gpu, lookback_variants_512) { KIT_REQUIRE_GPU(); expect_lookback_block(512); }
+
+/* the probes whose name and param match (param NULL: any), over the given sizes x patterns */
+static void expect_probes(const kit_ladder *L, const char *name, const char *param,
+                          const size_t *sizes, size_t nsizes, const kit_pattern *pats, size_t npats)
+{
+    size_t i, k, p, found = 0;
+    for (i = 0; i < L->count; i++) {
+        const kit_step_info *s = L->step(L, i);
+        if (strcmp(s->name, name) != 0 || (param && strcmp(s->param, param) != 0)) continue;
+        found++;
+        for (k = 0; k < nsizes; k++)
+            for (p = 0; p < npats; p++) kit_expect_step(L, i, sizes[k], pats[p], 31 + k);
+    }
+    cr_assert_gt(found, 0, "no probe %s %s", name, param ? param : "");
+}
+
+#define PROBES(name, param) \
+    expect_probes(&ballot_probe_ladder, name, param, probe_sizes, NPSIZE, flag_patterns, NPAT)
+
+Test(ch06_gpu, warp_scans_32bit)
+{
+    KIT_REQUIRE_GPU();
+    PROBES("warp_scan_smem", NULL);
+    PROBES("warp_scan_shfl", NULL);
+}
+
+Test(ch06_gpu, warp_binary_ptx_masks)
+{
+    KIT_REQUIRE_GPU();
+    PROBES("warp_bin_count", NULL);
+    PROBES("warp_bin_fwd_excl", NULL); /* 1D and 24 x 4 blocks */
+    PROBES("warp_bin_fwd_incl", NULL);
+    PROBES("warp_bin_rev_incl", NULL);
+    PROBES("warp_bin_rev_excl", NULL);
+}
+
+Test(ch06_gpu, warp_bitplanes)
+{
+    KIT_REQUIRE_GPU();
+    PROBES("warp_bitplane", NULL); /* bits 1, 3, 4, 8, 32 */
+}
+
+/* the exercises' probes (they fail on the untouched skeletons; graded below) */
+Test(ch06_gpu, exercise_probes)
+{
+    KIT_REQUIRE_GPU();
+    PROBES("lm_fwd_excl", NULL);
+    PROBES("lm_fwd_incl", NULL);
+    PROBES("lm_rev_incl", NULL);
+    PROBES("lm_rev_excl", NULL);
+    PROBES("seg_incl", NULL);
+    PROBES("bitplane_prefix", NULL);
+}
+
+static void expect_block_primitives(int tbs)
+{
+    static const char *const prims[] = {
+        "block_scan32",     "block_scan32_shfl",   "block_bin_scan",       "block_bin_scan_shfl",
+        "block_bin_scan_bp", "syncthreads_count",  "block_reduce32",       "block_reduce32_shfl",
+        "block_reduce32_redux", "block_split",
+    };
+    char param[32];
+    size_t p;
+    snprintf(param, sizeof param, "tbs=%d", tbs);
+    for (p = 0; p < sizeof prims / sizeof *prims; p++) PROBES(prims[p], param);
+}
+
+Test(ch06_gpu, block_primitives_128) { KIT_REQUIRE_GPU(); expect_block_primitives(128); }
+Test(ch06_gpu, block_primitives_256) { KIT_REQUIRE_GPU(); expect_block_primitives(256); }
+Test(ch06_gpu, block_primitives_512) { KIT_REQUIRE_GPU(); expect_block_primitives(512); }
+Test(ch06_gpu, block_primitives_1024) { KIT_REQUIRE_GPU(); expect_block_primitives(1024); }
+
+Test(ch06_gpu, block_radix_sort)
+{
+    static const size_t sizes[] = {0, 1, 31, 33, 1025, 4097, (1u << 20) + 7};
+    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_SORTED,
+                                       KIT_REVERSE, KIT_FEW_UNIQUE};
+    KIT_REQUIRE_GPU();
+    kit_expect_ladder(&ballot_sort_ladder, sizes, sizeof sizes / sizeof *sizes, pats,
+                      sizeof pats / sizeof *pats);
+}
+
+/* the micro-benchmarks compute what the CPU says, in every block */
+Test(ch06_gpu, micro_benchmarks)
+{
+    static const size_t sizes[] = {1, 33, 16385, 3 * 16384 + 5, 1u << 20};
+    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_ALTERNATING};
+    KIT_REQUIRE_GPU();
+    kit_expect_ladder(&ballot_mreduce_ladder, sizes, 5, pats, 4);
+    kit_expect_ladder(&ballot_mscan_ladder, sizes, 5, pats, 4);
+    kit_expect_ladder(&ballot_mbits_ladder, sizes, 5, pats, 4);
+}
+
+/* a misaligned pointer is refused, not read out of bounds */
+Test(ch06_gpu, misaligned_pointers_are_refused)
+{
+    uint8_t *flags = NULL;
+    uint32_t *out = NULL;
+    void *scratch = NULL;
+    KIT_REQUIRE_GPU();
+    cr_assert_eq(cudaMalloc((void **)&flags, 4096), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&out, 4 * 4096), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&scratch, ballot_s3_scratch(4000)), cudaSuccess);
+    cr_assert_eq(ballot_s3_lookback(flags + 1, out, 4000, scratch, 0), cudaErrorMisalignedAddress);
+    cr_assert_eq(ballot_s2_rows(flags, out + 1, 4000, scratch, 0), cudaErrorMisalignedAddress);
+    cr_assert_eq(ballot_s3_lookback(flags, out, (size_t)1 << 33, scratch, 0), cudaErrorInvalidValue);
+    cudaFree(flags);
+    cudaFree(out);
+    cudaFree(scratch);
+}
+
+/* ------------------------------------------------------------ exercises */
+
+/* ex06_lanemask (GPU): the four computed lane-mask scans,
+ * $(IMPL)/06-ballot-scan/ballot_lanemask.cuh */
+TestSuite(ex06_lanemask, .timeout = KIT_GPU_TIMEOUT);
+
+static const size_t ex_sizes[] = {1, 31, 32, 33, 1025, (1u << 20) + 7};
+static const kit_pattern ex_pats[] = {KIT_UNIFORM, KIT_ALTERNATING, KIT_IDENTICAL};
+#define EX_PROBE(name, param)                                                                   \
+    expect_probes(&ballot_probe_ladder, name, param, ex_sizes, sizeof ex_sizes / sizeof *ex_sizes, \
+                  ex_pats, sizeof ex_pats / sizeof *ex_pats)
+
+Test(ex06_lanemask, forward_exclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_excl", "tbs=128"); }
+Test(ex06_lanemask, forward_inclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_incl", "tbs=128"); }
+Test(ex06_lanemask, reverse_inclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_rev_incl", "tbs=128"); }
+Test(ex06_lanemask, reverse_exclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_rev_excl", "tbs=128"); }
+
+/* 24 x 4 blocks: a warp spans rows of x, lanes come from the linear thread index */
+Test(ex06_lanemask, two_d_blocks)
+{
+    KIT_REQUIRE_GPU();
+    EX_PROBE("lm_fwd_excl", "tbs=96 (24x4)");
+    EX_PROBE("lm_fwd_incl", "tbs=96 (24x4)");
+    EX_PROBE("lm_rev_incl", "tbs=96 (24x4)");
+    EX_PROBE("lm_rev_excl", "tbs=96 (24x4)");
+}
+
+/* every partial last warp 32k + r and the other flag patterns */
+Test(ex06_lanemask, partial_warps_all_patterns)
+{
+    static const kit_pattern pats[] = {KIT_LINEAR, KIT_REVERSE, KIT_FEW_UNIQUE, KIT_LOW_ENTROPY};
+    static const char *const names[] = {"lm_fwd_excl", "lm_fwd_incl", "lm_rev_incl", "lm_rev_excl"};
+    size_t sizes[32], k;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < 32; k++) sizes[k] = 4096 + 32 * k + k; /* last warp holds k elements */
+    for (k = 0; k < 4; k++)
+        expect_probes(&ballot_probe_ladder, names[k], "tbs=128", sizes, 32, pats, 4);
+}
+
+/* ex06_segscan (GPU): seg_incl in $(IMPL)/06-ballot-scan/ballot_segscan.cuh */
+TestSuite(ex06_segscan, .timeout = KIT_GPU_TIMEOUT);
+
+static void expect_seg(const char *param, const kit_pattern *pats, size_t npats)
+{
+    expect_probes(&ballot_probe_ladder, "seg_incl", param, ex_sizes,
+                  sizeof ex_sizes / sizeof *ex_sizes, pats, npats);
+}
+
+Test(ex06_segscan, random_heads)
+{
+    static const kit_pattern p[] = {KIT_UNIFORM, KIT_LINEAR, KIT_FEW_UNIQUE};
+    KIT_REQUIRE_GPU();
+    expect_seg("tbs=128", p, 3);
+}
+
+Test(ex06_segscan, long_segments)
+{
+    static const kit_pattern p[] = {KIT_LOW_ENTROPY, KIT_SORTED}; /* segments of 32..200 */
+    KIT_REQUIRE_GPU();
+    expect_seg("tbs=128", p, 2);
+}
+
+Test(ex06_segscan, segments_of_one_and_two)
+{
+    static const kit_pattern p[] = {KIT_IDENTICAL, KIT_ALTERNATING};
+    KIT_REQUIRE_GPU();
+    expect_seg("tbs=128", p, 2);
+}
+
+Test(ex06_segscan, no_heads_and_2d_blocks)
+{
+    static const kit_pattern none[] = {KIT_REVERSE}, rnd[] = {KIT_UNIFORM, KIT_LOW_ENTROPY};
+    KIT_REQUIRE_GPU();
+    expect_seg("tbs=128", none, 1);
+    expect_seg("tbs=96 (24x4)", rnd, 2);
+}
+
+/* ex06_bitplane (CPU): bitplane_split and bitplane_prefix,
+ * $(IMPL)/06-ballot-scan/ballot_bitplane.h */
+TestSuite(ex06_bitplane, .timeout = KIT_CPU_TIMEOUT);
+
+/* the planes as __ballot_sync would give them (independent of the exercise) */
+static void planes_of(const uint32_t v[32], int bits, uint32_t *planes)
+{
+    int k, j;
+    for (k = 0; k < bits; k++) {
+        planes[k] = 0;
+        for (j = 0; j < 32; j++) planes[k] |= ((v[j] >> k) & 1u) << j;
+    }
+}
+
+static void warp_values(uint32_t v[32], int bits, uint64_t seed)
+{
+    int j;
+    kit_fill_u32(v, 32, KIT_UNIFORM, seed);
+    if (bits < 32)
+        for (j = 0; j < 32; j++) v[j] &= (1u << bits) - 1u;
+}
+
+/* lane j's prefix from the exercise vs the serial one */
+static void expect_prefixes(int bits, uint64_t seed, int inclusive)
+{
+    uint32_t v[32], planes[32], s = 0;
+    unsigned lane;
+    warp_values(v, bits, seed);
+    planes_of(v, bits, planes);
+    for (lane = 0; lane < 32; lane++) {
+        const uint32_t want = inclusive ? s + v[lane] : s;
+        const uint32_t got = bitplane_prefix(planes, bits, lane, inclusive);
+        cr_assert_eq(got, want, "bits=%d lane %u %s: got %u, want %u", bits, lane,
+                     inclusive ? "inclusive" : "exclusive", got, want);
+        s += v[lane];
+    }
+}
+
+Test(ex06_bitplane, split_is_ballot)
+{
+    uint32_t v[32], got[32], want[32];
+    int bits, k;
+    uint64_t seed;
+    for (bits = 1; bits <= 32; bits++)
+        for (seed = 0; seed < 4; seed++) {
+            warp_values(v, bits, 100 * bits + seed);
+            planes_of(v, bits, want);
+            memset(got, 0xA5, sizeof got);
+            bitplane_split(v, bits, got);
+            for (k = 0; k < bits; k++)
+                cr_assert_eq(got[k], want[k], "bits=%d plane %d: got 0x%08x, want 0x%08x", bits, k,
+                             got[k], want[k]);
+        }
+}
+
+Test(ex06_bitplane, exclusive_scan)
+{
+    int bits;
+    uint64_t seed;
+    for (bits = 1; bits <= 8; bits++)
+        for (seed = 0; seed < 8; seed++) expect_prefixes(bits, 7 * bits + seed, 0);
+}
+
+Test(ex06_bitplane, inclusive_and_32_bits)
+{
+    uint64_t seed;
+    for (seed = 0; seed < 8; seed++) {
+        expect_prefixes(5, seed, 1);
+        expect_prefixes(32, seed, 0); /* sums wrap at 2^32 */
+        expect_prefixes(32, seed, 1);
+    }
+}
+
+Test(ex06_bitplane, one_bit_is_binary_scan)
+{
+    uint8_t f[32];
+    uint32_t v[32], planes[1], want[32];
+    unsigned lane;
+    ballot_fill_flags(f, 32, BALLOT_FLAGS_RANDOM, 42);
+    for (lane = 0; lane < 32; lane++) v[lane] = f[lane];
+    bitplane_split(v, 1, planes);
+    ballot_cpu_scan(f, want, 32, 0, 0, 0);
+    for (lane = 0; lane < 32; lane++)
+        cr_assert_eq(bitplane_prefix(planes, 1, lane, 0), want[lane], "lane %u", lane);
+}
