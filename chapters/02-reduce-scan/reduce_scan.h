@@ -157,7 +157,7 @@ extern const rs_scan_step rs_brown_scan_bank[RS_BANK_NVARIANTS];
 extern const rs_reduce_step rs_brown_reduce_curves[RS_CURVES_NVARIANTS];
 extern const rs_scan_step rs_brown_scan_curves[RS_CURVES_NVARIANTS];
 #define RS_R8_NVARIANTS 12
-#define RS_S4_NVARIANTS 14
+#define RS_S4_NVARIANTS 18
 extern const rs_reduce_step rs_r8_variants[RS_R8_NVARIANTS];
 extern const rs_scan_step rs_s4_variants[RS_S4_NVARIANTS];
 

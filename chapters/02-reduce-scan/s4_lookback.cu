@@ -23,8 +23,8 @@
 #include "rs_classic.cuh"
 
 /* the ladder step's knobs (the `tune` experiment sweeps rs_s4_variants below) */
-#define S4_TBS 256
-#define S4_ITEMS 16 /* per thread for 4-byte values; 8-byte values get half as many */
+#define S4_TBS 128
+#define S4_ITEMS 64 /* per thread for 4-byte values; 8-byte values get half as many */
 #define S4_LOAD LOAD_TRANSPOSE
 #define S4_DELAY 0 /* ns of __nanosleep before re-polling a predecessor that has published nothing */
 
@@ -279,7 +279,8 @@ RS_SCAN_ENTRY_POINTS(s4, s4_main, s4_scratch,
 
 extern "C" const rs_scan_step rs_s4_variants[] = {
     S4T(128, 16), S4T(128, 32), S4T(256, 8),  S4T(256, 12), S4T(256, 16), S4T(256, 20),
-    S4T(256, 24), S4T(256, 32), S4T(512, 8),  S4T(512, 16),
+    S4T(256, 24), S4T(256, 32), S4T(512, 8),  S4T(512, 16), S4T(128, 48), S4T(128, 64),
+    S4T(64, 64),  S4T(192, 32),
     S4V(256, 16, LOAD_DIRECT, 0, "direct"),   S4V(512, 16, LOAD_DIRECT, 0, "direct"),
     S4V(256, 16, LOAD_TRANSPOSE, 100, "transpose"), S4V(256, 16, LOAD_TRANSPOSE, 400, "transpose"),
 };

@@ -62,7 +62,7 @@ const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS] = {
     SCAN_STEP(s3, "s3_row_dask", "nWarps=5 nWork=4 bc=pad",
               "Brown's Reduce-then-Scan on the Row DASk: 3n traffic, 3 kernels",
               F("s3_row_dask.cu"), NULL),
-    SCAN_STEP(s4, "s4_lookback", "tbs=256 items=16 load=transpose delay=0",
+    SCAN_STEP(s4, "s4_lookback", "tbs=128 items=64 load=transpose delay=0",
               "single pass with decoupled look-back: 2n traffic, 16-byte accesses",
               F("s4_lookback.cu"), NULL),
     {{"cub_scan", "cub::DeviceScan", "yardstick: CUB DeviceScan (ExclusiveSum, InclusiveSum, *Scan)",
