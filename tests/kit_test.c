@@ -6,14 +6,42 @@
  *     suite <TAB> test <TAB> status <TAB> message
  * status is pass, fail, crash, timeout or skip; message is the skip reason or
  * the first failed assertion. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit_test.h"
 
 const size_t kit_test_sizes[] = {0, 1, 31, 32, 33, 1023, 1025, (1u << 20) + 7, 1u << 24};
 const size_t kit_test_nsizes = sizeof kit_test_sizes / sizeof kit_test_sizes[0];
+const size_t kit_tuning_sizes[] = {1, 33, 4101, (1u << 20) + 7};
+const size_t kit_tuning_nsizes = sizeof kit_tuning_sizes / sizeof kit_tuning_sizes[0];
+
+void kit_expect_table(const kit_ladder *L)
+{
+    size_t i, j;
+    cr_assert_gt(L->count, 0, "%s is empty", L->id);
+    for (i = 0; i < L->count; i++) {
+        const kit_step_info *s = L->step(L, i);
+        cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
+                  "%s step %zu lacks a field", L->id, i);
+        cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id, s->name);
+        if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
+            char path[256];
+            snprintf(path, sizeof path, "solutions/%s", s->file + 8);
+            cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise", s->name);
+            cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
+        } else {
+            cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
+        }
+        for (j = 0; j < i; j++) /* tuning tables share a name and differ in param */
+            cr_assert(strcmp(L->step(L, j)->name, s->name) != 0 ||
+                          strcmp(L->step(L, j)->param, s->param) != 0,
+                      "%s: %s (%s) listed twice", L->id, s->name, s->param);
+    }
+}
 
 void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed)
 {

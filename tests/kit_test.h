@@ -24,8 +24,26 @@ void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uin
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
                        const kit_pattern *patterns, size_t npatterns);
 
-/* The sizes every chapter's tests use unless it says otherwise. */
+/* The sizes every chapter's tests use unless it says otherwise, and the few odd
+ * sizes at which tuning tables (many variants of one kernel) are checked. */
 extern const size_t kit_test_sizes[];
 extern const size_t kit_test_nsizes;
+extern const size_t kit_tuning_sizes[];
+extern const size_t kit_tuning_nsizes;
+
+/* The invariants every step table keeps (it feeds tests, bench, demo, README):
+ * every field filled, a describe() for every GPU step, its source file present
+ * (solutions/... for "$(IMPL)/..." exercise steps, which must name their
+ * exercise), and no (name, param) listed twice. */
+void kit_expect_table(const kit_ladder *L);
+
+/* A GPU test that checks every variant of a tuning table at kit_tuning_sizes. */
+#define KIT_TABLE_TEST(suite, test_, ladder)                                           \
+    Test(suite, test_)                                                                 \
+    {                                                                                  \
+        const kit_pattern kit_p_ = KIT_UNIFORM;                                        \
+        KIT_REQUIRE_GPU();                                                             \
+        kit_expect_ladder(&(ladder), kit_tuning_sizes, kit_tuning_nsizes, &kit_p_, 1); \
+    }
 
 #endif

@@ -58,31 +58,8 @@ Test(ch01_cpu, step_tables_are_consistent)
     static const kit_ladder *const all[] = {&copy_ladder, &copy_ilp_ladder, &copy_tbs_ladder,
                                             &copy_res_ladder, &copy_hopper_ladder,
                                             &copy_map_ladder};
-    size_t l, i, j;
-    for (l = 0; l < sizeof all / sizeof *all; l++) {
-        const kit_ladder *L = all[l];
-        cr_assert_gt(L->count, 0);
-        for (i = 0; i < L->count; i++) {
-            const kit_step_info *s = L->step(L, i);
-            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
-                      "%s step %zu lacks a field", L->id, i);
-            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id,
-                      s->name);
-            if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
-                char path[256];
-                snprintf(path, sizeof path, "solutions/%s", s->file + 8);
-                cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise", s->name);
-                cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
-            } else {
-                cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
-            }
-            /* ladders name each step once; tuning tables share one name, differ in param */
-            for (j = 0; j < i; j++)
-                cr_assert(strcmp(L->step(L, j)->name, s->name) != 0 ||
-                              strcmp(L->step(L, j)->param, s->param) != 0,
-                          "%s: step %s listed twice", L->id, s->name);
-        }
-    }
+    size_t l;
+    for (l = 0; l < sizeof all / sizeof *all; l++) kit_expect_table(all[l]);
     cr_assert_eq(copy_ladder.count, COPY_NSTEPS);
     cr_assert_eq(copy_ilp_ladder.count, 80);
     cr_assert_eq(copy_tbs_ladder.count, 32);
@@ -112,20 +89,10 @@ STEP_TEST(s5_row_dask, 5)
 STEP_TEST(s6_hopper, 6)
 STEP_TEST(cudaMemcpy, 7)
 
-static const size_t tuning_sizes[] = {1, 33, 4101, (1u << 20) + 7};
-
-#define TABLE_TEST(test_, ladder)                                                               \
-    Test(ch01_gpu, test_)                                                                       \
-    {                                                                                           \
-        const kit_pattern p = KIT_UNIFORM;                                                      \
-        KIT_REQUIRE_GPU();                                                                      \
-        kit_expect_ladder(&ladder, tuning_sizes, sizeof tuning_sizes / sizeof *tuning_sizes, &p, 1); \
-    }
-
-TABLE_TEST(ilp_variants, copy_ilp_ladder)
-TABLE_TEST(blocksize_variants, copy_tbs_ladder)
-TABLE_TEST(residency_variants, copy_res_ladder)
-TABLE_TEST(hopper_variants, copy_hopper_ladder)
+KIT_TABLE_TEST(ch01_gpu, ilp_variants, copy_ilp_ladder)
+KIT_TABLE_TEST(ch01_gpu, blocksize_variants, copy_tbs_ladder)
+KIT_TABLE_TEST(ch01_gpu, residency_variants, copy_res_ladder)
+KIT_TABLE_TEST(ch01_gpu, hopper_variants, copy_hopper_ladder)
 
 Test(ch01_gpu, map_primitives)
 {

@@ -115,28 +115,8 @@ static const kit_ladder *const all_ladders[] = {
 /* The step tables are the single source for bench, demo, tests and README. */
 Test(ch02_cpu, step_tables_are_consistent)
 {
-    size_t l, i, j;
-    for (l = 0; l < NLADDERS; l++) {
-        const kit_ladder *L = all_ladders[l];
-        cr_assert_gt(L->count, 0);
-        for (i = 0; i < L->count; i++) {
-            const kit_step_info *s = L->step(L, i);
-            cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
-                      "%s step %zu lacks a field", L->id, i);
-            cr_assert(s->kind == KIT_STEP_YARDSTICK || s->describe, "%s %s: no describe", L->id, s->name);
-            if (strncmp(s->file, "$(IMPL)/", 8) == 0) {
-                char path[256];
-                snprintf(path, sizeof path, "solutions/%s", s->file + 8);
-                cr_assert(s->exercise != NULL, "%s is built from $(IMPL) but names no exercise", s->name);
-                cr_assert_eq(access(path, R_OK), 0, "%s: %s missing", s->name, path);
-            } else {
-                cr_assert_eq(access(s->file, R_OK), 0, "%s: %s missing", s->name, s->file);
-            }
-            for (j = 0; j < i; j++)
-                cr_assert(strcmp(L->step(L, j)->name, s->name) || strcmp(L->step(L, j)->param, s->param),
-                          "%s: step %s listed twice", L->id, s->name);
-        }
-    }
+    size_t l, i;
+    for (l = 0; l < NLADDERS; l++) kit_expect_table(all_ladders[l]);
     /* every main step has every type: run functions and scratch sizes */
     for (i = 0; i < RS_REDUCE_NSTEPS; i++)
         cr_assert(rs_reduce_steps[i].run_u32 && rs_reduce_steps[i].run_f32 && rs_reduce_steps[i].scratch_bytes,
@@ -291,24 +271,14 @@ Test(ch02_gpu, float_reduce_is_deterministic)
 }
 
 /* tuning tables: uint32 (scans exclusive) at a few odd sizes */
-static const size_t tuning_sizes[] = {1, 33, 4101, (1u << 20) + 7};
-
-#define TABLE_TEST(test_, ladder)                                                               \
-    Test(ch02_gpu, test_)                                                                       \
-    {                                                                                           \
-        const kit_pattern p = KIT_UNIFORM;                                                      \
-        KIT_REQUIRE_GPU();                                                                      \
-        kit_expect_ladder(&ladder, tuning_sizes, sizeof tuning_sizes / sizeof *tuning_sizes, &p, 1); \
-    }
-
-TABLE_TEST(reduce_pairs, rs_reduce_pairs_ladder)
-TABLE_TEST(scan_pairs, rs_scan_pairs_ladder)
-TABLE_TEST(reduce_bank, rs_reduce_bank_ladder)
-TABLE_TEST(scan_bank, rs_scan_bank_ladder)
-TABLE_TEST(reduce_curves, rs_reduce_curves_ladder)
-TABLE_TEST(scan_curves, rs_scan_curves_ladder)
-TABLE_TEST(reduce_tune, rs_r8_ladder)
-TABLE_TEST(scan_tune, rs_s4_ladder)
+KIT_TABLE_TEST(ch02_gpu, reduce_pairs, rs_reduce_pairs_ladder)
+KIT_TABLE_TEST(ch02_gpu, scan_pairs, rs_scan_pairs_ladder)
+KIT_TABLE_TEST(ch02_gpu, reduce_bank, rs_reduce_bank_ladder)
+KIT_TABLE_TEST(ch02_gpu, scan_bank, rs_scan_bank_ladder)
+KIT_TABLE_TEST(ch02_gpu, reduce_curves, rs_reduce_curves_ladder)
+KIT_TABLE_TEST(ch02_gpu, scan_curves, rs_scan_curves_ladder)
+KIT_TABLE_TEST(ch02_gpu, reduce_tune, rs_r8_ladder)
+KIT_TABLE_TEST(ch02_gpu, scan_tune, rs_s4_ladder)
 
 /* ------------------------------------------------------------ exercises */
 
