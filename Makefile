@@ -61,11 +61,21 @@ chname = $(notdir $(patsubst %/,%,$(dir $1)))
 chinc = $(if $(filter chapters/% solutions/% exercises/%,$1),-Ichapters/$(call chname,$1) -I$(IMPL)/$(call chname,$1))
 TEST_INC := -Itests $(foreach c,$(ALL_CHAPTERS),-Ichapters/$c -I$(IMPL)/$c) $(CRIT_INC)
 
-# rebuild everything when the flags change (ARCH, CUDA, IMPL switch ...)
+# rebuild everything when the flags change (ARCH, CUDA, IMPL switch ...); a
+# different CRITERION_DIR rebuilds only the tests, so `make test CRITERION_DIR=..`
+# followed by `make bench` does not recompile the kernels
 FLAGS_STAMP := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD) && echo '$(CFLAGS) | $(NVCCFLAGS) | $(CRIT_INC)' | cmp -s - $(FLAGS_STAMP) || echo '$(CFLAGS) | $(NVCCFLAGS) | $(CRIT_INC)' > $(FLAGS_STAMP))
+TEST_STAMP := $(BUILD)/.testflags
+stamp = $(shell mkdir -p $(BUILD) && echo '$2' | cmp -s - $1 || echo '$2' > $1)
+$(call stamp,$(FLAGS_STAMP),$(CFLAGS) | $(NVCCFLAGS))
+$(call stamp,$(TEST_STAMP),$(CRIT_INC) | $(CRIT_LIB))
 
-$(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP) | criterion
+# the build runs in a sub-make, in parallel unless you gave -j yourself (the
+# targets that run programs stay one after the other: `make clean all` is safe)
+PAR = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
+BUILD_IN_PARALLEL = $(MAKE) --no-print-directory $(PAR)
+
+$(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(TEST_INC) -c $< -o $@
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -99,16 +109,23 @@ TEST_SRC := tests/kit_test.c $(if $(CH),,tests/test_00_reference.c) \
             $(foreach c,$(CHAPTERS),$(wildcard tests/test_$(call chid,$c)_*.c))
 TEST_BIN := $(BUILD)/bin/tests$(if $(CH),_$(CH))
 RESULTS := $(BUILD)/results$(if $(CH),_$(CH)).tsv
-$(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB)
+$(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(LDFLAGS) -o $@ $^ $(CRIT_LIB)
+	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help
+.PHONY: all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help programs testbin test-program
 
-all: $(PROGRAMS) ## build every chapter program (build/$(IMPL)/bin/chNN)
+all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
+	@+$(BUILD_IN_PARALLEL) programs
+programs: $(PROGRAMS)
+	@:
+testbin: # build the test program (build/IMPL/bin/tests[_NN]), in parallel unless -j is given
+	@+$(BUILD_IN_PARALLEL) test-program
+test-program: $(TEST_BIN)
+	@:
 
-test: $(TEST_BIN) ## run the Criterion suites (GPU tests skip with a reason when there is no GPU)
+test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU)
 	@rm -f $(RESULTS)
 	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
@@ -122,11 +139,11 @@ else
 endif
 
 .PHONY: grade-here
-grade-here: $(TEST_BIN)
+grade-here: testbin
 	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) >$(BUILD)/grade.log 2>&1 || true
 	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
 
-bench: $(PROGRAMS) ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b)
+bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b)
 	@st=0; for c in $(CHAPTERS); do \
 	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) || st=$$?; \
 	done; \
@@ -142,10 +159,10 @@ plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot)
 	  else echo "plots/$$c: no CSV yet (make bench CH=$${c%%-*})"; fi; \
 	done
 
-demo: $(PROGRAMS) ## time and verify a chapter's ladder at one size as a table (CH=NN N=2^24)
+demo: all ## time and verify a chapter's ladder at one size as a table (CH=NN N=2^24)
 	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} demo $(if $(N),--n $(N)) || st=$$?; echo; done; exit $$st
 
-sanitize: $(PROGRAMS) ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
+sanitize: all ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
 	@test -x $(SANITIZER) || { echo "make sanitize: $(SANITIZER) not found"; exit 2; }
 	@st=0; for c in $(CHAPTERS); do for tool in memcheck racecheck synccheck initcheck; do \
 	  extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
@@ -156,7 +173,7 @@ sanitize: $(PROGRAMS) ## every step under compute-sanitizer memcheck, racecheck,
 
 NCU ?= $(CUDA)/bin/ncu
 NCU_METRICS := gpu__time_duration.sum,dram__bytes.sum,sm__inst_executed.sum,sm__inst_executed.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active
-profile: $(PROGRAMS) ## Nsight Compute table per kernel of each step: time, DRAM bytes, instructions, IPC, bank conflicts, occupancy (N=size)
+profile: all ## Nsight Compute table per kernel of each step: time, DRAM bytes, instructions, IPC, bank conflicts, occupancy (N=size)
 	@test -x $(NCU) || { echo "make profile: $(NCU) not found"; exit 2; }
 	@mkdir -p $(BUILD)/profile; st=0; for c in $(CHAPTERS); do id=$${c%%-*}; \
 	  $(NCU) --metrics $(NCU_METRICS) --csv $(BUILD)/bin/ch$$id profile $(if $(N),--n $(N)) >$(BUILD)/profile/ch$$id.csv 2>$(BUILD)/profile/ch$$id.log || st=1; \
@@ -169,7 +186,7 @@ exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
 check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current
 	@tools/check.sh
 
-tables: $(PROGRAMS) ## rewrite the step tables in the chapter READMEs from the step tables
+tables: all ## rewrite the step tables in the chapter READMEs from the step tables
 	@tools/tables.sh update $(CHAPTERS)
 
 deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot)

@@ -29,7 +29,7 @@ status_of() { # results.tsv test -> status<TAB>message
 }
 
 for impl in exercises solutions; do
-  if ! make --no-print-directory BUILDROOT="$broot" IMPL=$impl all "$broot/$impl/bin/tests" >"$tmp/build-$impl.log" 2>&1; then
+  if ! make --no-print-directory BUILDROOT="$broot" IMPL=$impl all testbin >"$tmp/build-$impl.log" 2>&1; then
     bad "the $impl do not build"; tail -n 30 "$tmp/build-$impl.log"; continue
   fi
   res=$broot/$impl/check-results.tsv

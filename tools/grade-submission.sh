@@ -56,7 +56,7 @@ grade_one() { # DIR NAME
   done < <(find "$sub" -type f -print0)
   # a file that does not compile: put its skeleton back and note it for its exercise.
   # Sources first, one object at a time; then headers, one at a time.
-  local targets=(all "build/exercises/bin/tests${ch:+_$ch}") files=() hdrs=()
+  local targets=(all testbin) files=() hdrs=()
   if ! make -C "$scratch" --no-print-directory "${makeargs[@]}" "${targets[@]}" >"$scratch/.build.log" 2>&1; then
     while IFS= read -r -d '' f; do
       rel=${f#"$sub"/}
@@ -80,7 +80,7 @@ grade_one() { # DIR NAME
     done
   fi
   mkdir -p "$out/$name"
-  make -C "$scratch" --no-print-directory "${makeargs[@]}" build/exercises/bin/tests${ch:+_$ch} >"$out/$name/build.log" 2>&1
+  make -C "$scratch" --no-print-directory "${makeargs[@]}" testbin >"$out/$name/build.log" 2>&1
   (cd "$scratch" && KIT_RESULTS=$scratch/.results.tsv build/exercises/bin/tests${ch:+_$ch} --jobs "$(nproc)" >"$out/$name/tests.log" 2>&1)
   [ -f "$scratch/.results.tsv" ] || : >"$scratch/.results.tsv"
   echo "== $name"

@@ -43,7 +43,7 @@ fi
 # geometric mean over the grid sizes, and the largest grid, of t(variant) / t(reference)
 micro() { # CSV REFERENCE TITLE
   awk -F, -v ref="$2" -v title="$3" '
-    NR == 1 { next }
+    NR == 1 || $2 == "copy-bandwidth" { next }
     $11 == "ok" { t[$2, $4] = $6; if (!($2 in seen)) { seen[$2] = 1; order[++ns] = $2 } ; if ($4 > top) top = $4; ns_[$4] = 1 }
     END {
       printf "%s (time of each variant / time of `%s`; >1: `%s` is faster):\n\n| variant | geometric mean over grids | at the largest grid |\n|---|---:|---:|\n", title, ref, ref
@@ -73,13 +73,13 @@ if have bitplane; then
           if (t["warp_shfl", b] > t["warp_bitplane", b]) xs = b
           if (t["warp_smem", b] > t["warp_bitplane", b]) xm = b
         }
-      printf "\nBit planes beat the shuffle scan up to %s bits and the smem scan up to %s bits (document: about 4).\n\n", xs ? xs : "0", xm ? xm : "0"
+      printf "\nBit planes are faster than the shuffle scan up to %s bit(s) and than the smem scan up to %s bit(s) (document: about 4).\n\n", xs ? xs : "0", xm ? xm : "0"
     }' "$dir/bitplane.csv"
 fi
 
 if have radixsort; then
   awk -F, '
-    NR == 1 { next }
+    NR == 1 || $2 == "copy-bandwidth" { next }
     $11 == "ok" { tb = $3; sub(/^tbs=/, "", tb); sub(/ .*/, "", tb); t[$2, tb, $4] = $6; if ($4 > top) top = $4; tbs[tb] = 1 }
     END {
       n = sprintf("%.0f", top)
