@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Timing repetitions (docs/architecture.md): bench and demo alike. */
+enum { WARMUP = 2, REPS = 15, QUICK_REPS = 7 };
+
 static size_t nmain(const kit_chapter *c)
 {
     return c->nmain ? (c->nmain < c->nladders ? c->nmain : c->nladders) : 1;
@@ -162,8 +165,8 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 
     memset(&b, 0, sizeof b);
     b.chapter = c->id;
-    b.warmup = 2;
-    b.reps = 15;
+    b.warmup = WARMUP;
+    b.reps = REPS;
     b.max_log2 = 28;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -194,7 +197,7 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         free(list);
     }
     if (b.quick) {
-        b.reps = b.reps < 7 ? b.reps : 7;
+        b.reps = b.reps < QUICK_REPS ? b.reps : QUICK_REPS;
         b.warmup = 1;
         if (b.max_log2 > 26) b.max_log2 = 26;
     }
@@ -298,11 +301,11 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_
         int ok = 0, blocks = 0;
         char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
         double gbps;
-        e = kit_ladder_measure(L, ctx, i, s, 2, 15, &t, &ok, msg, sizeof msg);
+        e = kit_ladder_measure(L, ctx, i, s, WARMUP, REPS, &t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
             printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
             failed = 3;
-            if (!(cudaGetLastError(), cudaDeviceSynchronize() == cudaSuccess)) {
+            if (!kit_recover()) {
                 failed = 1;
                 break;
             }
@@ -451,7 +454,7 @@ static int cmd_sanitize(const kit_chapter *c)
                     bad++;
                     fprintf(stderr, "ch%s %s %s n=%zu: %s\n", c->id, L->id, L->step(L, i)->name,
                             sizes[k], e != cudaSuccess ? cudaGetErrorString(e) : msg);
-                    if (e != cudaSuccess && (cudaGetLastError(), cudaDeviceSynchronize() != cudaSuccess))
+                    if (e != cudaSuccess && !kit_recover())
                         return 1;
                 }
             }

@@ -33,7 +33,6 @@ cudaError_t kit_device_get(const kit_device **out)
     if (!g_dev_ok) {
         kit_device *d = &g_dev;
         struct cudaDeviceProp p;
-        int mem_khz = 0, bus_bits = 0;
         memset(d, 0, sizeof *d);
         KIT_TRY(cudaGetDevice(&d->ordinal));
         KIT_TRY(cudaGetDeviceProperties(&p, d->ordinal));
@@ -47,15 +46,6 @@ cudaError_t kit_device_get(const kit_device **out)
         d->gmem_bytes = p.totalGlobalMem;
         d->smem_per_sm = p.sharedMemPerMultiprocessor;
         d->smem_block_optin = p.sharedMemPerBlockOptin;
-        /* memoryClockRate left cudaDeviceProp in CUDA 13: ask the attribute. */
-        if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, d->ordinal) != cudaSuccess)
-            mem_khz = 0;
-        if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, d->ordinal) !=
-            cudaSuccess)
-            bus_bits = 0;
-        cudaGetLastError();
-        /* double data rate: 2 transfers per clock */
-        d->peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
         g_dev_ok = 1;
     }
     *out = &g_dev;
@@ -64,14 +54,16 @@ cudaError_t kit_device_get(const kit_device **out)
 
 int kit_sm_count(void)
 {
-    static int sms;
-    if (!sms) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-            cudaGetLastError();
-            sms = 0;
-        }
+    const kit_device *d;
+    if (kit_device_get(&d) != cudaSuccess) {
+        cudaGetLastError(); /* a failed query leaves no error behind for the caller */
+        return 0;
     }
-    return sms;
+    return d->sms;
+}
+
+int kit_recover(void)
+{
+    cudaGetLastError();
+    return cudaDeviceSynchronize() == cudaSuccess;
 }

@@ -10,6 +10,15 @@ static const char *const g_names[KIT_PATTERN_COUNT] = {
     "sorted",  "reverse", "few-unique", "alternating",
 };
 
+/* index of name in names[0..count), or -1 (patterns and image kinds) */
+static int name_index(const char *const *names, int count, const char *name)
+{
+    int i;
+    for (i = 0; name && i < count; i++)
+        if (strcmp(name, names[i]) == 0) return i;
+    return -1;
+}
+
 const char *kit_pattern_name(kit_pattern p)
 {
     return (unsigned)p < KIT_PATTERN_COUNT ? g_names[p] : "?";
@@ -17,13 +26,10 @@ const char *kit_pattern_name(kit_pattern p)
 
 int kit_pattern_parse(const char *name, kit_pattern *p)
 {
-    int i;
-    for (i = 0; i < KIT_PATTERN_COUNT; i++)
-        if (name && strcmp(name, g_names[i]) == 0) {
-            *p = (kit_pattern)i;
-            return 1;
-        }
-    return 0;
+    const int i = name_index(g_names, KIT_PATTERN_COUNT, name);
+    if (i < 0) return 0;
+    *p = (kit_pattern)i;
+    return 1;
 }
 
 uint64_t kit_rand64(uint64_t *state)
@@ -178,13 +184,10 @@ const char *kit_image_name(kit_image k)
 
 int kit_image_parse(const char *name, kit_image *k)
 {
-    int i;
-    for (i = 0; i < KIT_IMAGE_COUNT; i++)
-        if (name && strcmp(name, g_image_names[i]) == 0) {
-            *k = (kit_image)i;
-            return 1;
-        }
-    return 0;
+    const int i = name_index(g_image_names, KIT_IMAGE_COUNT, name);
+    if (i < 0) return 0;
+    *k = (kit_image)i;
+    return 1;
 }
 
 #define IMG_GREY_SIDE 1024 /* grey base image: 1024 x 1024 pixels */

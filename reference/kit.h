@@ -5,7 +5,10 @@
  * Library code here never prints for the caller and never exits: every
  * function that can fail returns a cudaError_t (host-side failures map to
  * cudaErrorMemoryAllocation or cudaErrorInvalidValue) or a 0/1 verdict with a
- * message buffer.  Only programs (chNN, the test runner, the grader) print.
+ * message buffer.  Only programs (chNN, the test runner, the grader) print;
+ * the bench drivers they call (kit_progress, kit_ladder_sweep/point) write
+ * progress and per-step failures on stderr, and kit_chapter_main is the
+ * chapter program itself.
  */
 #ifndef KIT_H
 #define KIT_H
@@ -52,7 +55,6 @@ typedef struct kit_device {
     size_t gmem_bytes;
     size_t smem_per_sm;      /* shared memory per SM */
     size_t smem_block_optin; /* largest dynamic shared memory a block may opt into */
-    double peak_gbps;        /* from memory clock x bus width (datasheet-style) */
 } kit_device;
 
 /* 1 when a usable CUDA device is present; else 0 and a reason in why
@@ -60,8 +62,11 @@ typedef struct kit_device {
 int kit_gpu_available(char *why, size_t len);
 /* Facts about the current device, queried once per process. */
 cudaError_t kit_device_get(const kit_device **d);
-/* Multiprocessor count of the current device (cached), or 0 on error. */
+/* Multiprocessor count of the current device (kit_device_get), or 0 on error. */
 int kit_sm_count(void);
+/* After a failed CUDA call: clear a non-sticky error and wait for the device;
+ * 1 when the context is still usable, 0 after a sticky error (give up). */
+int kit_recover(void);
 
 /* ------------------------------------------------------------ step table */
 
@@ -220,7 +225,7 @@ typedef struct kit_bench {
     int param_occupancy;  /* append " blocks/SM=R" (occupancy API) to each step's param */
 } kit_bench;
 
-/* The CSV header every chapter writes (DESIGN.md). */
+/* The CSV header every chapter writes (docs/architecture.md). */
 #define KIT_CSV_HEADER "chapter,step,param,n,bytes,ms_median,ms_min,gbps,gelem_s,pct_copy,verified,gpu"
 
 /* Measure cudaMemcpy D2D of n 32-bit words (bytes read + written) / time. */

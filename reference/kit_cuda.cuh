@@ -37,4 +37,26 @@ static inline cudaError_t kit_resident_grid(const void *kernel, int threads, siz
     return cudaSuccess;
 }
 
+/* CUB's two-phase calls: the call without storage only computes the bytes, but
+ * it repeats the dispatch's host work (device attributes, occupancy).  A
+ * yardstick remembers the answer for the last size, so that only its first run
+ * at a size pays for the query: the harness verifies and warms a step up at a
+ * size before timing it there, so no timed run does. */
+struct kit_bytes_memo {
+    size_t n = SIZE_MAX, bytes = 0;
+};
+
+template <class Query>
+inline cudaError_t kit_memo_bytes(kit_bytes_memo &m, size_t n, Query query, size_t &bytes)
+{
+    if (m.n != n) {
+        size_t b = 0;
+        KIT_TRY(query(b));
+        m.n = n;
+        m.bytes = b;
+    }
+    bytes = m.bytes;
+    return cudaSuccess;
+}
+
 #endif

@@ -57,13 +57,6 @@ cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStr
     return kit_time_gpu(launch_step, &la, s, warmup, reps, t);
 }
 
-/* After a failure: is the context still usable (a non-sticky error)? */
-static int context_alive(void)
-{
-    cudaGetLastError();
-    return cudaDeviceSynchronize() == cudaSuccess;
-}
-
 /* The step's param, with its resident blocks per SM when the experiment asks. */
 static const char *step_param(const kit_bench *b, const kit_step_info *s, char *buf, size_t len)
 {
@@ -96,7 +89,7 @@ static cudaError_t time_steps(kit_bench *b, const kit_ladder *L, void *ctx, size
                     cudaGetErrorString(e));
             kit_bench_row(b, s->name, step_param(b, s, pbuf, sizeof pbuf), n, L->bytes(L, i, n),
                           L->elems(L, n), NULL, "ERROR");
-            if (!context_alive()) return e;
+            if (!kit_recover()) return e;
             continue;
         }
         if (!ok) fprintf(stderr, "\n%s %s n=%zu: FAILED verification: %s\n", L->id, s->name, n, msg);

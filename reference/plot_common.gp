@@ -1,6 +1,6 @@
 # plot_common.gp - shared gnuplot helpers; `make plots` loads this file before
 # each chapter's plot.gp, with dir='plots/NN-topic' set on the command line.
-# CSV columns (DESIGN.md): 1 chapter, 2 step, 3 param, 4 n, 5 bytes,
+# CSV columns (KIT_CSV_HEADER in reference/kit.h): 1 chapter, 2 step, 3 param, 4 n, 5 bytes,
 # 6 ms_median, 7 ms_min, 8 gbps, 9 gelem_s, 10 pct_copy, 11 verified, 12 gpu.
 # Rows that failed verification are never plotted: every selector keeps
 # verified == ok only.

@@ -2,7 +2,8 @@
  * timed through the same harness as the ladder steps.  The chapter-01 entry is
  * declared here; chapters with CUB/Thrust yardsticks declare them in their own
  * header and define them in reference/yardsticks_NN.cu (one file per chapter:
- * CUB is slow to compile, and separate files build in parallel). */
+ * CUB is slow to compile; the Makefile links yardsticks_NN into chapter NN's
+ * library, not into libkit, so CH=NN builds only its own). */
 #ifndef KIT_YARDSTICKS_H
 #define KIT_YARDSTICKS_H
 

@@ -2,7 +2,8 @@
  * writing a reduce or a scan, CUB's DeviceReduce::Sum and DeviceScan.
  * Two-phase temporary storage, like every step: scratch_bytes(n) asks CUB how
  * much it needs (a host-only query), the caller allocates it outside the timed
- * region, and the run passes it back; nothing is allocated here.
+ * region, and the run passes it back; nothing is allocated here, and the run
+ * asks CUB for the bytes only once per size (kit_memo_bytes).
  * Sizes up to INT_MAX use 32-bit item counts (what most callers pass, and
  * CUB's fastest offsets); larger ones 64-bit.  The prototypes, the affine type
  * and its operator are the chapter's own (chapters/02-reduce-scan). */
@@ -10,6 +11,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "../chapters/02-reduce-scan/rs_ops.cuh"
+#include "kit_cuda.cuh"
 
 namespace {
 
@@ -62,22 +64,27 @@ size_t bytes_or_zero(cudaError_t e, size_t bytes)
 
 size_t larger(size_t a, size_t b) { return a > b ? a : b; }
 
-/* the two phases: ask for the bytes (host only), then run on the caller's scratch */
+/* the two phases: the bytes (asked once per size, host only), then the run on
+ * the caller's scratch */
 template <class T>
 cudaError_t run_sum(const T *in, T *out, size_t n, void *scratch, cudaStream_t s)
 {
+    static kit_bytes_memo memo;
     size_t bytes = 0;
     if (n == 0) return cudaMemsetAsync(out, 0, sizeof *out, s);
-    KIT_TRY(cub_sum(NULL, bytes, in, out, n, s));
+    KIT_TRY(kit_memo_bytes(memo, n, [&](size_t &b) { return cub_sum(NULL, b, in, out, n, s); }, bytes));
     return cub_sum(scratch, bytes, in, out, n, s);
 }
 
 template <class T>
 cudaError_t run_scan(const T *in, T *out, size_t n, int exclusive, void *scratch, cudaStream_t s)
 {
+    static kit_bytes_memo memo[2]; /* inclusive, exclusive */
     size_t bytes = 0;
     if (n == 0) return cudaSuccess;
-    KIT_TRY(cub_scan(NULL, bytes, in, out, n, exclusive, s));
+    KIT_TRY(kit_memo_bytes(memo[exclusive != 0], n,
+                           [&](size_t &b) { return cub_scan(NULL, b, in, out, n, exclusive, s); },
+                           bytes));
     return cub_scan(scratch, bytes, in, out, n, exclusive, s);
 }
 

@@ -1,16 +1,13 @@
 /* yardsticks_04.cu - chapter 04's yardstick: what a user would call instead of
- * writing a histogram kernel.  Declared (extern "C", same signatures) in
- * chapters/04-histogram/histogram.h; reference/ sources do not see chapter
- * headers, so the prototypes are repeated here. */
+ * writing a histogram kernel.  Declared in chapters/04-histogram/histogram.h,
+ * included here (as yardsticks_02/06 include theirs) so that a signature change
+ * there fails to compile instead of linking a mismatched extern "C" symbol. */
 #include <climits>
 
 #include <cub/device/device_histogram.cuh>
 
-#include "kit.h"
-
-extern "C" size_t yard_cub_histogram_scratch(size_t n);
-extern "C" cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins,
-                                          void *scratch, cudaStream_t s);
+#include "../chapters/04-histogram/histogram.h" /* reference/ is built without chapter paths */
+#include "kit_cuda.cuh"
 
 /* 256 bins of width 1 over the byte values: 257 levels from 0 to 256 */
 static cudaError_t cub_hist(void *temp, size_t &temp_bytes, const uint8_t *in, int n,
@@ -33,8 +30,10 @@ extern "C" size_t yard_cub_histogram_scratch(size_t n)
 extern "C" cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins,
                                           void *scratch, cudaStream_t s)
 {
+    static kit_bytes_memo memo; /* CUB's size query once per size, not in every timed run */
     size_t bytes = 0;
     if (n > (size_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int sample count */
-    KIT_TRY(cub_hist(NULL, bytes, in, (int)n, bins, s));
+    KIT_TRY(kit_memo_bytes(memo, n, [&](size_t &b) { return cub_hist(NULL, b, in, (int)n, bins, s); },
+                           bytes));
     return cub_hist(scratch, bytes, in, (int)n, bins, s);
 }

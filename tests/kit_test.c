@@ -45,22 +45,34 @@ void kit_expect_table(const kit_ladder *L)
 
 void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed)
 {
-    char msg[KIT_MSG];
+    char msg[KIT_MSG], who[256];
     int ok = 0;
-    cudaError_t e = kit_ladder_verify(L, i, n, p, seed, &ok, msg, sizeof msg);
-    const char *name = L->step(L, i)->name;
-    cr_assert(e == cudaSuccess, "%s %s, n=%zu, %s input: CUDA error: %s", L->id, name, n,
-              kit_pattern_name(p), cudaGetErrorString(e));
-    cr_assert(ok, "%s %s, n=%zu, %s input: %s", L->id, name, n, kit_pattern_name(p), msg);
+    cudaError_t e;
+    const kit_step_info *s;
+    cr_assert_lt(i, L->count, "%s has no step %zu", L->id, i);
+    s = L->step(L, i);
+    snprintf(who, sizeof who, "%s %s%s%s%s, n=%zu, %s input", L->id, s->name,
+             s->param && *s->param ? " (" : "", s->param ? s->param : "",
+             s->param && *s->param ? ")" : "", n, kit_pattern_name(p));
+    e = kit_ladder_verify(L, i, n, p, seed, &ok, msg, sizeof msg);
+    cr_assert(e == cudaSuccess, "%s: CUDA error: %s", who, cudaGetErrorString(e));
+    cr_assert(ok, "%s: %s", who, msg);
+}
+
+void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
+                           const kit_pattern *patterns, size_t npatterns, uint64_t seed0)
+{
+    size_t k, p;
+    for (k = 0; k < nsizes; k++)
+        for (p = 0; p < npatterns; p++) kit_expect_step(L, i, sizes[k], patterns[p], seed0 + k);
 }
 
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
                        const kit_pattern *patterns, size_t npatterns)
 {
-    size_t i, k, p;
+    size_t i;
     for (i = 0; i < L->count; i++)
-        for (k = 0; k < nsizes; k++)
-            for (p = 0; p < npatterns; p++) kit_expect_step(L, i, sizes[k], patterns[p], 1000 + k);
+        kit_expect_step_sizes(L, i, sizes, nsizes, patterns, npatterns, 1000);
 }
 
 /* One field of the results file: no tabs or newlines inside. */

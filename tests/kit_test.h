@@ -18,9 +18,14 @@
         if (!kit_gpu_available(kit_why_, sizeof kit_why_)) cr_skip_test("%s", kit_why_); \
     } while (0)
 
-/* Assert that step i of L reproduces the CPU reference on (n, pattern). */
+/* Assert that step i of L reproduces the CPU reference on (n, pattern); a
+ * failure names the ladder, the step and its param (tuning variants share a name). */
 void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed);
-/* Same, for every step of L over sizes[0..nsizes) x patterns[0..npatterns). */
+/* Same, for step i over sizes[0..nsizes) x patterns[0..npatterns), with seed
+ * seed0 + k at sizes[k]. */
+void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
+                           const kit_pattern *patterns, size_t npatterns, uint64_t seed0);
+/* Same, for every step of L (seeds 1000 + k). */
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
                        const kit_pattern *patterns, size_t npatterns);
 

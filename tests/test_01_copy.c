@@ -2,7 +2,6 @@
  * variant against them, the Row DASk on unaligned ranges, and the exercises. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "copy.h"
 #include "kit_test.h"
@@ -73,11 +72,10 @@ TestSuite(ch01_gpu, .timeout = KIT_GPU_TIMEOUT);
 #define STEP_TEST(step_, i)                                                                     \
     Test(ch01_gpu, step_)                                                                       \
     {                                                                                           \
-        size_t k, p;                                                                            \
         KIT_REQUIRE_GPU();                                                                      \
         cr_assert_str_eq(copy_ladder.step(&copy_ladder, i)->name, #step_);                     \
-        for (k = 0; k < kit_test_nsizes; k++)                                                   \
-            for (p = 0; p < NPAT; p++) kit_expect_step(&copy_ladder, i, kit_test_sizes[k], copy_patterns[p], 7 + k); \
+        kit_expect_step_sizes(&copy_ladder, i, kit_test_sizes, kit_test_nsizes, copy_patterns,  \
+                              NPAT, 7);                                                         \
     }
 
 STEP_TEST(s0_simple, 0)

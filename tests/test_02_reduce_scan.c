@@ -2,10 +2,8 @@
  * every reduce step (uint32 and float) and every scan step (uint32 and affine
  * maps, inclusive and exclusive) against them, the tuning tables, repeated runs
  * on the same scratch, n = 2^28, and the exercises. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kit_test.h"
 #include "reduce_scan.h"
@@ -158,9 +156,7 @@ TestSuite(ch02_gpu, .timeout = KIT_GPU_TIMEOUT);
 
 static void expect_sizes_patterns(const kit_ladder *L, size_t i)
 {
-    size_t k, p;
-    for (k = 0; k < kit_test_nsizes; k++)
-        for (p = 0; p < NPAT; p++) kit_expect_step(L, i, kit_test_sizes[k], patterns[p], 11 + k);
+    kit_expect_step_sizes(L, i, kit_test_sizes, kit_test_nsizes, patterns, NPAT, 11);
 }
 
 /* one test per reduce step: uint32 and float, sizes x patterns */
@@ -251,10 +247,11 @@ Test(ch02_gpu, float_reduce_is_deterministic)
 {
     const size_t n = (1u << 24) + 3;
     const rs_reduce_step *st = &rs_reduce_steps[RS_REDUCE_BEST];
-    float *h = malloc(n * sizeof *h), *d_in = NULL, *d_out = NULL, got[8];
+    float *h, *d_in = NULL, *d_out = NULL, got[8];
     void *scratch = NULL;
     int r;
     KIT_REQUIRE_GPU();
+    h = malloc(n * sizeof *h);
     cr_assert(h);
     rs_fill_f32(h, n, KIT_UNIFORM, 17);
     cr_assert_eq(cudaMalloc((void **)&d_in, n * sizeof *h), cudaSuccess);

@@ -13,16 +13,16 @@
 static const size_t hist_sizes[] = {0, 1, 3, 4, 5, 255, 1023, (1u << 20) + 7, 1u << 24};
 #define NSIZES (sizeof hist_sizes / sizeof *hist_sizes)
 
-static void expect_step(const hist_step *table, size_t count, size_t i, size_t n, int input,
-                        uint64_t seed)
+/* kit_expect_step, with the step's param and the chapter's input names (images) */
+static void expect_step(const kit_ladder *L, size_t i, size_t n, int input, uint64_t seed)
 {
+    const kit_step_info *s = L->step(L, i);
     char msg[KIT_MSG];
     int ok = 0;
-    cudaError_t e = hist_verify(table, count, i, n, input, seed, &ok, msg, sizeof msg);
-    cr_assert(e == cudaSuccess, "%s (%s), n=%zu, %s input: CUDA error: %s", table[i].info.name,
-              table[i].info.param, n, hist_input_name(input), cudaGetErrorString(e));
-    cr_assert(ok, "%s (%s), n=%zu, %s input: %s", table[i].info.name, table[i].info.param, n,
-              hist_input_name(input), msg);
+    cudaError_t e = kit_ladder_verify(L, i, n, (kit_pattern)input, seed, &ok, msg, sizeof msg);
+    cr_assert(e == cudaSuccess, "%s (%s), n=%zu, %s input: CUDA error: %s", s->name, s->param, n,
+              hist_input_name(input), cudaGetErrorString(e));
+    cr_assert(ok, "%s (%s), n=%zu, %s input: %s", s->name, s->param, n, hist_input_name(input), msg);
 }
 
 static uint64_t count_distinct(const uint8_t *a, size_t n)
@@ -211,7 +211,7 @@ TestSuite(ch04_gpu, .timeout = KIT_GPU_TIMEOUT);
         cr_assert_str_eq(hist_steps[i].info.name, #step_);                                      \
         for (k = 0; k < NSIZES; k++)                                                            \
             for (x = 0; x < HIST_NINPUTS; x++)                                                  \
-                expect_step(hist_steps, HIST_NSTEPS, i, hist_sizes[k], hist_inputs[x], 11 + k); \
+                expect_step(&hist_ladder, i, hist_sizes[k], hist_inputs[x], 11 + k);            \
     }
 
 STEP_TEST(s0_global_atomics, 0)
@@ -225,38 +225,38 @@ STEP_TEST(s7_runs, 7)
 STEP_TEST(cub_histogram_even, 8)
 
 /* tuning variants: a few sizes, uniform and all zeros (a full grid) */
-static void expect_table(const hist_step *table, size_t count)
+static void expect_table(const kit_ladder *L)
 {
     static const size_t sizes[] = {5, 4101, (1u << 20) + 7};
     static const int inputs[] = {KIT_UNIFORM, KIT_ZEROS};
     size_t i, k, x;
-    for (i = 0; i < count; i++)
+    for (i = 0; i < L->count; i++)
         for (k = 0; k < 3; k++)
-            for (x = 0; x < 2; x++) expect_step(table, count, i, sizes[k], inputs[x], 5 + k);
+            for (x = 0; x < 2; x++) expect_step(L, i, sizes[k], inputs[x], 5 + k);
 }
 
 Test(ch04_gpu, trish_k_variants)
 {
     KIT_REQUIRE_GPU();
-    expect_table(hist_trish_k_variants, HIST_TRISH_K_NVARIANTS);
+    expect_table(&hist_trish_k_ladder);
 }
 
 Test(ch04_gpu, trish_residency_variants)
 {
     KIT_REQUIRE_GPU();
-    expect_table(hist_trish_res_variants, HIST_TRISH_RES_NVARIANTS);
+    expect_table(&hist_trish_res_ladder);
 }
 
 Test(ch04_gpu, hopper_variants)
 {
     KIT_REQUIRE_GPU();
-    expect_table(hist_hopper_variants, HIST_HOPPER_NVARIANTS);
+    expect_table(&hist_hopper_ladder);
 }
 
 Test(ch04_gpu, wide_variants)
 {
     KIT_REQUIRE_GPU();
-    expect_table(hist_wide_variants, HIST_WIDE_NVARIANTS);
+    expect_table(&hist_wide_ladder);
 }
 
 /* Every variant of a table on one context per (size, input). */
@@ -348,17 +348,16 @@ Test(ch04_gpu, runs_random_lengths)
 /* Few blocks: every thread bins hundreds of KB, so TRISH row-sums and 16-bit
  * flushes happen many times; all zeros drives one counter per thread to its
  * limit between two of them (and carries one s7 run through every data block). */
-static void expect_small_grids(const hist_step *table, size_t count, const size_t *sizes,
-                               size_t nsizes)
+static void expect_small_grids(const kit_ladder *L, const size_t *sizes, size_t nsizes)
 {
     static const int inputs[] = {KIT_ZEROS, KIT_UNIFORM, HIST_IMAGE(KIT_IMAGE_RGBA0)};
     static const unsigned grids[] = {1, 3};
     size_t i, k, x, g;
     for (g = 0; g < 2; g++) {
         hist_set_grid_limit(grids[g]);
-        for (i = 0; i < count; i++)
+        for (i = 0; i < L->count; i++)
             for (k = 0; k < nsizes; k++)
-                for (x = 0; x < 3; x++) expect_step(table, count, i, sizes[k], inputs[x], 3 + k);
+                for (x = 0; x < 3; x++) expect_step(L, i, sizes[k], inputs[x], 3 + k);
     }
     hist_set_grid_limit(0);
 }
@@ -367,17 +366,17 @@ Test(ch04_gpu, overflow_paths_ladder)
 {
     static const size_t sizes[] = {(1u << 20) + 7, 1u << 24};
     KIT_REQUIRE_GPU();
-    expect_small_grids(hist_steps, HIST_NSTEPS, sizes, 2);
+    expect_small_grids(&hist_ladder, sizes, 2);
 }
 
 Test(ch04_gpu, overflow_paths_variants)
 {
     static const size_t sizes[] = {(1u << 18) + 13};
     KIT_REQUIRE_GPU();
-    expect_small_grids(hist_trish_k_variants, HIST_TRISH_K_NVARIANTS, sizes, 1);
-    expect_small_grids(hist_hopper_variants, HIST_HOPPER_NVARIANTS, sizes, 1);
-    expect_small_grids(hist_wide_variants, HIST_WIDE_NVARIANTS, sizes, 1);
-    expect_small_grids(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes, 1);
+    expect_small_grids(&hist_trish_k_ladder, sizes, 1);
+    expect_small_grids(&hist_hopper_ladder, sizes, 1);
+    expect_small_grids(&hist_wide_ladder, sizes, 1);
+    expect_small_grids(&hist_runs_ladder, sizes, 1);
 }
 
 /* Any alignment: the steps read 4- or 16-byte units from the first aligned
@@ -390,14 +389,12 @@ Test(ch04_gpu, unaligned_inputs)
     uint8_t *h = malloc(total), *d_in = NULL;
     uint32_t want[HIST_BINS], got[HIST_BINS], *d_bins = NULL;
     void *scratch = NULL;
-    size_t i, o, k, most = 0;
+    size_t i, o, k, most;
     char msg[KIT_MSG];
     KIT_REQUIRE_GPU();
     cr_assert(h);
     kit_fill_u8(h, total, KIT_UNIFORM, 21);
-    for (i = 0; i < HIST_NSTEPS; i++)
-        if (hist_steps[i].scratch_bytes && hist_steps[i].scratch_bytes(total) > most)
-            most = hist_steps[i].scratch_bytes(total);
+    most = hist_table_scratch(hist_steps, HIST_NSTEPS, total);
     cr_assert_eq(cudaMalloc((void **)&d_in, total), cudaSuccess);
     cr_assert_eq(cudaMalloc((void **)&d_bins, sizeof got), cudaSuccess);
     cr_assert_eq(cudaMalloc(&scratch, most), cudaSuccess);

@@ -4,7 +4,6 @@
  * the exercises (ex06_lanemask, ex06_segscan on the GPU; ex06_bitplane on the CPU). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ballot.h"
 #include "ballot_bitplane.h"
@@ -21,6 +20,15 @@ static const size_t probe_sizes[] = {0, 1, 31, 32, 33, 1023, 1025, 4097, (1u << 
 #define NPSIZE (sizeof probe_sizes / sizeof probe_sizes[0])
 
 static const int block_sizes[] = {128, 256, 512, 1024};
+#define NBLOCK (sizeof block_sizes / sizeof block_sizes[0])
+
+/* the block primitives of the probe table (each at every block size) */
+static const char *const block_prims[] = {
+    "block_scan32",      "block_scan32_shfl", "block_bin_scan",       "block_bin_scan_shfl",
+    "block_bin_scan_bp", "syncthreads_count", "block_reduce32",       "block_reduce32_shfl",
+    "block_reduce32_redux", "block_split",
+};
+#define NBLOCK_PRIMS (sizeof block_prims / sizeof block_prims[0])
 
 /* ------------------------------------------------------------------ CPU */
 
@@ -229,21 +237,16 @@ Test(ch06_cpu, step_tables_are_consistent)
 /* every block primitive is probed at every block size the chapter uses */
 Test(ch06_cpu, probes_cover_every_block_size)
 {
-    static const char *const prims[] = {
-        "block_scan32",     "block_scan32_shfl",   "block_bin_scan",       "block_bin_scan_shfl",
-        "block_bin_scan_bp", "syncthreads_count",  "block_reduce32",       "block_reduce32_shfl",
-        "block_reduce32_redux", "block_split",
-    };
     static const char *const sorts[] = {"sort_ballot", "sort_scan32_shfl", "sort_scan32_smem"};
     size_t p, b;
-    for (b = 0; b < 4; b++) {
+    for (b = 0; b < NBLOCK; b++) {
         char param[64];
         snprintf(param, sizeof param, "tbs=%d", block_sizes[b]);
-        for (p = 0; p < sizeof prims / sizeof *prims; p++)
-            cr_assert_geq(ballot_probe_find(&ballot_probe_ladder, prims[p], param), 0, "%s %s",
-                          prims[p], param);
+        for (p = 0; p < NBLOCK_PRIMS; p++)
+            cr_assert_geq(ballot_probe_find(&ballot_probe_ladder, block_prims[p], param), 0,
+                          "%s %s", block_prims[p], param);
         snprintf(param, sizeof param, "tbs=%d keys/thread=1", block_sizes[b]);
-        for (p = 0; p < 3; p++)
+        for (p = 0; p < sizeof sorts / sizeof *sorts; p++)
             cr_assert_geq(ballot_probe_find(&ballot_sort_ladder, sorts[p], param), 0, "%s %s",
                           sorts[p], param);
     }
@@ -257,12 +260,10 @@ TestSuite(ch06_gpu, .timeout = KIT_GPU_TIMEOUT);
 #define STEP_TEST(step_, i)                                                                     \
     Test(ch06_gpu, step_)                                                                       \
     {                                                                                           \
-        size_t k, p;                                                                            \
         KIT_REQUIRE_GPU();                                                                      \
         cr_assert_str_eq(ballot_ladder.step(&ballot_ladder, i)->name, #step_);                  \
-        for (k = 0; k < kit_test_nsizes; k++)                                                   \
-            for (p = 0; p < NPAT; p++)                                                          \
-                kit_expect_step(&ballot_ladder, i, kit_test_sizes[k], flag_patterns[p], 7 + k); \
+        kit_expect_step_sizes(&ballot_ladder, i, kit_test_sizes, kit_test_nsizes, flag_patterns, \
+                              NPAT, 7);                                                         \
     }
 
 STEP_TEST(s0_rts32, 0)
@@ -349,15 +350,10 @@ Test(ch06_gpu, exercise_probes)
 
 static void expect_block_primitives(int tbs)
 {
-    static const char *const prims[] = {
-        "block_scan32",     "block_scan32_shfl",   "block_bin_scan",       "block_bin_scan_shfl",
-        "block_bin_scan_bp", "syncthreads_count",  "block_reduce32",       "block_reduce32_shfl",
-        "block_reduce32_redux", "block_split",
-    };
     char param[32];
     size_t p;
     snprintf(param, sizeof param, "tbs=%d", tbs);
-    for (p = 0; p < sizeof prims / sizeof *prims; p++) PROBES(prims[p], param);
+    for (p = 0; p < NBLOCK_PRIMS; p++) PROBES(block_prims[p], param);
 }
 
 Test(ch06_gpu, block_primitives_128) { KIT_REQUIRE_GPU(); expect_block_primitives(128); }
@@ -380,10 +376,11 @@ Test(ch06_gpu, micro_benchmarks)
 {
     static const size_t sizes[] = {1, 33, 16385, 3 * 16384 + 5, 1u << 20};
     static const kit_pattern pats[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_ALTERNATING};
+    const size_t ns = sizeof sizes / sizeof *sizes, np = sizeof pats / sizeof *pats;
     KIT_REQUIRE_GPU();
-    kit_expect_ladder(&ballot_mreduce_ladder, sizes, 5, pats, 4);
-    kit_expect_ladder(&ballot_mscan_ladder, sizes, 5, pats, 4);
-    kit_expect_ladder(&ballot_mbits_ladder, sizes, 5, pats, 4);
+    kit_expect_ladder(&ballot_mreduce_ladder, sizes, ns, pats, np);
+    kit_expect_ladder(&ballot_mscan_ladder, sizes, ns, pats, np);
+    kit_expect_ladder(&ballot_mbits_ladder, sizes, ns, pats, np);
 }
 
 /* a misaligned pointer is refused, not read out of bounds */

@@ -24,7 +24,9 @@ target=${1:?usage: grade-submission.sh [--ch NN] [--class] DIR}
 target=$(cd "$target" && pwd)
 out=$root/build/grades
 mkdir -p "$out"
-makeargs=(IMPL=exercises ${ch:+CH=$ch} ${CRITERION_DIR:+CRITERION_DIR=$CRITERION_DIR})
+# BUILDROOT=build: this script reads the scratch copy's build/exercises/...; a
+# BUILDROOT exported by the Makefile (make grade BUILDROOT=..) must not move it
+makeargs=(BUILDROOT=build IMPL=exercises ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"})
 
 # restore REL: the skeleton replaces the student's file REL (which did not compile)
 restore() {

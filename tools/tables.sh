@@ -11,17 +11,25 @@ cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
 mode=${1:?usage: tables.sh update|check [CHAPTERS...]}
 shift
+# every chapter (a folder with a bench.c, as the Makefile finds them)
+mapfile -t all_chapters < <(cd chapters && ls -d [0-9][0-9]-*/bench.c | cut -d/ -f1 | sort)
 chapters=("$@")
-[ ${#chapters[@]} -gt 0 ] || mapfile -t chapters < <(cd chapters && ls -d [0-9][0-9]-*/bench.c | cut -d/ -f1 | sort)
+[ ${#chapters[@]} -gt 0 ] || chapters=("${all_chapters[@]}")
 bin=$broot/solutions/bin
 status=0
+
+# every chapter's program, in one make call (the top README needs them all)
+progs=()
+for c in "${all_chapters[@]}"; do progs+=("$bin/ch${c%%-*}"); done
+make --no-print-directory BUILDROOT="$broot" IMPL=solutions "${progs[@]}" >/dev/null
 
 # replace the lines between <!-- NAME:begin --> and <!-- NAME:end --> of FILE by stdin
 splice() {
   local file=$1 name=$2 body
   body=$(cat)
-  awk -v name="$name" -v body="$body" '
-    $0 ~ "<!-- " name ":begin -->" { print; print body; skip = 1; next }
+  # the body through the environment: awk -v would expand its backslashes
+  body=$body awk -v name="$name" '
+    $0 ~ "<!-- " name ":begin -->" { print; print ENVIRON["body"]; skip = 1; next }
     $0 ~ "<!-- " name ":end -->" { skip = 0 }
     !skip { print }' "$file"
 }
@@ -54,8 +62,8 @@ measured() { # FILE CHAPTER
 for c in "${chapters[@]}"; do
   prog=$bin/ch${c%%-*}
   readme=chapters/$c/README.md
-  make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null
-  apply "$readme" steps < <("$prog" steps --markdown)
+  table=$("$prog" steps --markdown) # set -e: a failing program stops here, not with an empty table
+  apply "$readme" steps <<<"$table"
   if grep -q '<!-- measured:begin ' "$readme"; then
     new=$(measured "$readme" "$c")
     if [ "$mode" = update ]; then printf '%s\n' "$new" >"$readme"
@@ -65,12 +73,12 @@ done
 
 # the top README's chapter table always covers every chapter
 rows=""
-for c in $(cd chapters && ls -d [0-9][0-9]-*/bench.c | cut -d/ -f1 | sort); do
+for c in "${all_chapters[@]}"; do
   id=${c%%-*}
   prog=$bin/ch$id
-  make --no-print-directory BUILDROOT="$broot" IMPL=solutions "$prog" >/dev/null
   exercises=$(awk -F'\t' -v id="ex$id" 'NR > 1 { split($1, p, "::"); if (substr(p[1], 1, 4) == id && !seen[p[1]]++) printf "%s`%s`", n++ ? ", " : "", p[1] }' tests/points.tsv)
-  rows+="| [$id](chapters/$c/README.md) | $("$prog" steps --summary) | ${exercises:-none} |"$'\n'
+  summary=$("$prog" steps --summary)
+  rows+="| [$id](chapters/$c/README.md) | $summary | ${exercises:-none} |"$'\n'
 done
 apply README.md chapters < <(printf '| chapter | topic | ladder | exercises |\n|---|---|---|---|\n%s' "$rows")
 exit $status

@@ -5,9 +5,9 @@
  * Why it is faster: idle warps retire early instead of dragging a few active
  * lanes through every step, and the branch is uniform inside a warp.
  * What still limits it: the strided index 2*s*tid makes lanes of one warp hit
- * the same shared-memory bank (a 2-way conflict at s = 1, 4-way at s = 2, ...,
- * up to 16-way), so shared-memory accesses are replayed; the loads are still
- * one 4-byte word per thread, and the tree still works in shared memory. */
+ * the same shared-memory bank (a 2-way conflict at s = 1, 4-way at s = 2,
+ * 8-way for s = 4..16), so shared-memory accesses are replayed; the loads are
+ * still one 4-byte word per thread, and the tree still works in shared memory. */
 #include "rs_classic.cuh"
 
 #define R1_TBS 256

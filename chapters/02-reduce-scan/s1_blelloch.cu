@@ -8,7 +8,7 @@
  * word every 32 (i + i/32) so the tree's power-of-two strides do not pile up
  * on one shared-memory bank.
  * Why it is faster: 2n operator applications per tile instead of n log n, two
- * elements per thread, half as many tiles to recurse over.
+ * elements per thread (the same 512-element tile as s0 with half the threads).
  * What still limits it: 2 log2(2*TBS) barriers per tile with ever fewer
  * active threads near the root, 4-byte accesses, and the 4n scan-then-fan
  * traffic. */

@@ -138,7 +138,7 @@ static void rs_teardown(void *p)
     rs_ctx *c = (rs_ctx *)p;
     kit_dev_free_copies(c->d_in, c->rot);
     kit_dev_free_copies(c->d_out, c->rot);
-    cudaFree(c->scratch);
+    if (c->scratch) cudaFree(c->scratch); /* not cudaFree(NULL): host-only contexts touch no GPU */
     free(c->h_in);
     free(c->h_want);
     free(c->h_out);

@@ -37,11 +37,11 @@ static const size_t g_counts[] = {HIST_NSTEPS, HIST_TRISH_K_NVARIANTS, HIST_TRIS
 
 static size_t scratch_all(size_t n)
 {
-    size_t t, i, most = 0;
-    for (t = 0; t < sizeof g_counts / sizeof *g_counts; t++)
-        for (i = 0; i < g_counts[t]; i++)
-            if (g_tables[t][i].scratch_bytes && g_tables[t][i].scratch_bytes(n) > most)
-                most = g_tables[t][i].scratch_bytes(n);
+    size_t t, most = 0;
+    for (t = 0; t < sizeof g_counts / sizeof *g_counts; t++) {
+        const size_t b = hist_table_scratch(g_tables[t], g_counts[t], n);
+        if (b > most) most = b;
+    }
     return most;
 }
 
@@ -54,12 +54,16 @@ static cudaError_t ctx_get(const hist_step *steps, size_t count, size_t n, int i
         hist_ctx_free(g_ctx);
         g_ctx = NULL;
         e = hist_ctx_new(steps, count, n, input, SEED + (uint64_t)input,
-                         kit_rotations((double)n + 1024), &c);
+                         kit_rotations(hist_ladder.bytes(&hist_ladder, 0, n)), &c);
         if (e == cudaSuccess) { /* scratch for every table, not only this one */
-            size_t want = scratch_all(n);
-            cudaFree(c->scratch);
-            c->scratch = NULL;
-            if (want) e = cudaMalloc(&c->scratch, want);
+            const size_t want = scratch_all(n);
+            if (want > c->scratch_bytes) {
+                cudaFree(c->scratch);
+                c->scratch = NULL;
+                c->scratch_bytes = 0;
+                e = cudaMalloc(&c->scratch, want);
+                if (e == cudaSuccess) c->scratch_bytes = want;
+            }
         }
         if (e != cudaSuccess) {
             hist_ctx_free(c);
@@ -121,7 +125,7 @@ static const char *row_param(const hist_ctx *c, const hist_step *st, int occupan
 static cudaError_t time_one(kit_bench *b, hist_ctx *c, size_t i, int occupancy, double *gbps)
 {
     const hist_step *st = &c->steps[i];
-    const double bytes = (double)c->n + HIST_BINS * sizeof(uint32_t);
+    const double bytes = hist_ladder.bytes(&hist_ladder, i, c->n);
     char msg[KIT_MSG], param[512], verified[64] = "ok";
     kit_timing t;
     run_arg ra;
@@ -168,8 +172,7 @@ fail:
     fprintf(stderr, "\n%s %s n=%zu: CUDA error: %s\n", st->info.name, param, c->n,
             cudaGetErrorString(e));
     kit_bench_row(b, st->info.name, param, c->n, bytes, (double)c->n, NULL, "ERROR");
-    cudaGetLastError();
-    if (cudaDeviceSynchronize() != cudaSuccess) return e; /* sticky: give up */
+    if (!kit_recover()) return e; /* sticky: give up */
     return cudaSuccess;
 }
 
@@ -192,14 +195,15 @@ static cudaError_t time_table(kit_bench *b, const hist_step *steps, size_t count
 
 static void time_cpu(kit_bench *b, hist_ctx *c)
 {
-    static const char *const names[] = {"cpu-simple", "cpu-unroll4"};
-    char param[128];
+    char name[64], param[128];
     int v;
-    for (v = 0; v < 2; v++) {
+    snprintf(param, sizeof param, "input=%s serial CPU baseline", hist_input_name(c->input));
+    for (v = 0; hist_ladder.cpu_names[v]; v++) {
         kit_timing t;
         kit_ladder_time_cpu(&hist_ladder, c, v, b->quick ? 2 : 5, 0.5, &t);
-        snprintf(param, sizeof param, "input=%s serial CPU baseline", hist_input_name(c->input));
-        kit_bench_row(b, names[v], param, c->n, (double)c->n + 1024, (double)c->n, &t, "ok");
+        snprintf(name, sizeof name, "cpu-%s", hist_ladder.cpu_names[v]);
+        kit_bench_row(b, name, param, c->n, hist_ladder.bytes(&hist_ladder, 0, c->n), (double)c->n,
+                      &t, "ok");
     }
 }
 
@@ -238,16 +242,13 @@ static cudaError_t exp_images(kit_bench *b)
  * step across the inputs). */
 static cudaError_t exp_inputs(kit_bench *b)
 {
-    static const int order[HIST_NINPUTS] = {
-        KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_LOW_ENTROPY, HIST_IMAGE(KIT_IMAGE_GRADIENT),
-        HIST_IMAGE(KIT_IMAGE_DARK), HIST_IMAGE(KIT_IMAGE_RGBA0)};
     double g[HIST_NINPUTS][HIST_NSTEPS];
     const size_t n = (size_t)1 << top_log2(b);
     char sz[32];
     int x;
     size_t i, cub = HIST_NSTEPS - 1;
     for (x = 0; x < HIST_NINPUTS; x++)
-        KIT_TRY(time_table(b, hist_steps, HIST_NSTEPS, n, order[x], 0, g[x]));
+        KIT_TRY(time_table(b, hist_steps, HIST_NSTEPS, n, hist_inputs[x], 0, g[x]));
     kit_progress_done(b);
     fprintf(stderr, "\nch04 inputs at n = %s bytes on %s (GB/s of input):\n", kit_size_str(n, sz, sizeof sz),
             b->gpu_name);
@@ -256,7 +257,7 @@ static cudaError_t exp_inputs(kit_bench *b)
         size_t best = 0;
         for (i = 0; i < cub; i++)
             if (g[x][i] > g[x][best]) best = i;
-        fprintf(stderr, "  %-16s %18s %9.1f %9.1f %7.2f\n", hist_input_name(order[x]),
+        fprintf(stderr, "  %-16s %18s %9.1f %9.1f %7.2f\n", hist_input_name(hist_inputs[x]),
                 hist_steps[best].info.name, g[x][best], g[x][cub],
                 g[x][cub] > 0 ? g[x][best] / g[x][cub] : 0.0);
     }
@@ -333,10 +334,7 @@ static cudaError_t exp_wide(kit_bench *b)
  * size: the ladder's s7, the best variant, CUB. */
 static cudaError_t exp_runs(kit_bench *b)
 {
-    static const int order[HIST_NINPUTS] = {
-        KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_LOW_ENTROPY, HIST_IMAGE(KIT_IMAGE_GRADIENT),
-        HIST_IMAGE(KIT_IMAGE_DARK), HIST_IMAGE(KIT_IMAGE_RGBA0)};
-    static double g[HIST_NINPUTS][HIST_RUNS_NVARIANTS];
+    double g[HIST_NINPUTS][HIST_RUNS_NVARIANTS];
     double ref[HIST_NINPUTS][2]; /* the ladder's s7, CUB */
     const hist_step *s7 = &hist_steps[HIST_NSTEPS - 2];
     const size_t top = (size_t)1 << top_log2(b);
@@ -344,9 +342,9 @@ static cudaError_t exp_runs(kit_bench *b)
     int x;
     size_t i;
     for (x = 0; x < HIST_NINPUTS; x++) {
-        KIT_TRY(time_table(b, hist_runs_variants, HIST_RUNS_NVARIANTS, top, order[x], 1, g[x]));
-        KIT_TRY(time_table(b, s7, 2, top, order[x], 1, ref[x]));
-        KIT_TRY(time_table(b, hist_runs_variants, HIST_RUNS_NVARIANTS, top / 4, order[x], 1, NULL));
+        KIT_TRY(time_table(b, hist_runs_variants, HIST_RUNS_NVARIANTS, top, hist_inputs[x], 1, g[x]));
+        KIT_TRY(time_table(b, s7, 2, top, hist_inputs[x], 1, ref[x]));
+        KIT_TRY(time_table(b, hist_runs_variants, HIST_RUNS_NVARIANTS, top / 4, hist_inputs[x], 1, NULL));
     }
     kit_progress_done(b);
     fprintf(stderr, "\nch04 runs at n = %s bytes on %s (GB/s of input; s7 = the ladder's %s):\n",
@@ -356,7 +354,7 @@ static cudaError_t exp_runs(kit_bench *b)
         size_t best = 0;
         for (i = 1; i < HIST_RUNS_NVARIANTS; i++)
             if (g[x][i] > g[x][best]) best = i;
-        fprintf(stderr, "  %-16s %9.1f %9.1f %9.1f %7.2f  %s\n", hist_input_name(order[x]), ref[x][0],
+        fprintf(stderr, "  %-16s %9.1f %9.1f %9.1f %7.2f  %s\n", hist_input_name(hist_inputs[x]), ref[x][0],
                 g[x][best], ref[x][1], ref[x][1] > 0 ? ref[x][0] / ref[x][1] : 0.0,
                 hist_runs_variants[best].info.param);
     }

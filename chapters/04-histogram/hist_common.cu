@@ -19,15 +19,15 @@ extern "C" size_t hist_partials_scratch(size_t n)
 
 cudaError_t hist_resident(const void *kernel, int threads, size_t dyn_smem, unsigned *grid)
 {
-    int per_sm = 0, sms = kit_sm_count();
-    KIT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dyn_smem));
-    if (sms <= 0 || per_sm <= 0) return cudaErrorInvalidConfiguration;
-    if (per_sm > MAX_BLOCKS_PER_SM) per_sm = MAX_BLOCKS_PER_SM;
-    *grid = (unsigned)(sms * per_sm);
+    const unsigned most = (unsigned)kit_sm_count() * MAX_BLOCKS_PER_SM; /* the scratch's room */
+    KIT_TRY(kit_resident_grid(kernel, threads, dyn_smem, grid));
+    if (*grid > most) *grid = most;
     return cudaSuccess;
 }
 
-cudaError_t hist_prefer_smem(const void *kernel, size_t dyn_smem)
+/* Let kernel use the whole shared memory of an SM (carveout) and up to
+ * dyn_smem bytes of dynamic shared memory per block. */
+static cudaError_t hist_prefer_smem(const void *kernel, size_t dyn_smem)
 {
     KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  (int)cudaSharedmemCarveoutMaxShared));

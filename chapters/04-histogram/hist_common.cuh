@@ -48,10 +48,6 @@ static inline unsigned hist_grid(unsigned resident, size_t need)
  * memory: the Column DASk grid.  Never more than hist_partials_scratch has room for. */
 cudaError_t hist_resident(const void *kernel, int threads, size_t dyn_smem, unsigned *grid);
 
-/* Let kernel use the whole shared memory of an SM (carveout) and up to
- * dyn_smem bytes of dynamic shared memory per block. */
-cudaError_t hist_prefer_smem(const void *kernel, size_t dyn_smem);
-
 /* Configure a count kernel once: the whole shared memory of an SM for it,
  * `need` bytes of dynamic shared memory per block (padded so that exactly R
  * blocks fit on an SM when R > 0), and its resident grid.  The outputs are

@@ -111,7 +111,11 @@ typedef struct hist_ctx {
     uint32_t *h_out;          /* HIST_BINS + guard words */
     void **d_in, **d_out;
     void *scratch;
+    size_t scratch_bytes;     /* size of scratch */
 } hist_ctx;
+
+/* the largest scratch_bytes(n) of steps[0..count) */
+size_t hist_table_scratch(const hist_step *steps, size_t count, size_t n);
 
 cudaError_t hist_ctx_new(const hist_step *steps, size_t count, size_t n, int input, uint64_t seed,
                          int rot, hist_ctx **out);
@@ -120,11 +124,10 @@ cudaError_t hist_ctx_check(hist_ctx *c, size_t i, cudaStream_t s, int *ok, char 
 /* step i on the first m <= n bytes of rotation r (the bench's cost probe) */
 cudaError_t hist_ctx_run(hist_ctx *c, size_t i, int r, size_t m, cudaStream_t s);
 void hist_ctx_free(hist_ctx *c);
-/* set up (n, input, seed), check step i once, tear down */
-cudaError_t hist_verify(const hist_step *steps, size_t count, size_t i, size_t n, int input,
-                        uint64_t seed, int *ok, char *msg, size_t len);
 
-/* ---- ladders for the kit's harness (steps, demo, sanitize) */
+/* ---- ladders for the kit's harness (steps, demo, sanitize, tests: an input
+ * number of hist_inputs passes as the kit_pattern of setup and
+ * kit_ladder_verify) */
 extern const kit_ladder hist_ladder;
 extern const kit_ladder hist_trish_k_ladder;
 extern const kit_ladder hist_trish_res_ladder;

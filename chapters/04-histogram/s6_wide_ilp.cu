@@ -10,7 +10,7 @@
  * 255, so the periodic row-sum, a quarter of s5's shared-memory traffic,
  * becomes a flush every 64 KB per thread (never, at 2^30 bytes over a full
  * grid): every byte costs exactly one shared-memory load and one store.  Half
- * the threads fit on an SM (448 of 2048), so latency is hidden by two
+ * the threads fit on an SM (416 of 2048), so latency is hidden by two
  * independent read-modify-write chains per thread instead of by occupancy.
  * Still atomic-free, deterministic and data independent.
  * What still limits it: the two shared-memory slots per byte (at most 16 bytes

@@ -71,7 +71,7 @@ const hist_step hist_rowsum_variants[HIST_ROWSUM_NVARIANTS] = {
 #define HIST_GUARD 256 /* poisoned words after the 256 bins, checked untouched */
 #define OUT_WORDS (HIST_BINS + HIST_GUARD)
 
-static size_t table_scratch(const hist_step *steps, size_t count, size_t n)
+size_t hist_table_scratch(const hist_step *steps, size_t count, size_t n)
 {
     size_t i, most = 0;
     for (i = 0; i < count; i++)
@@ -111,8 +111,9 @@ cudaError_t hist_ctx_new(const hist_step *steps, size_t count, size_t n, int inp
     c->rot = rot;
     KIT_TRY(kit_dev_copies(&c->d_in, rot, c->h_in, n, n));
     KIT_TRY(kit_dev_copies(&c->d_out, rot, NULL, 0, OUT_WORDS * sizeof(uint32_t)));
-    scratch = table_scratch(steps, count, n);
+    scratch = hist_table_scratch(steps, count, n);
     if (scratch) KIT_TRY(cudaMalloc(&c->scratch, scratch));
+    c->scratch_bytes = scratch;
     return cudaSuccess;
 }
 
@@ -132,20 +133,6 @@ cudaError_t hist_ctx_check(hist_ctx *c, size_t i, cudaStream_t s, int *ok, char 
     *ok = kit_cmp_u32(c->h_out, c->want, HIST_BINS, msg, len) &&
           kit_all_poison_u32(c->h_out + HIST_BINS, HIST_GUARD, msg, len);
     return cudaSuccess;
-}
-
-cudaError_t hist_verify(const hist_step *steps, size_t count, size_t i, size_t n, int input,
-                        uint64_t seed, int *ok, char *msg, size_t len)
-{
-    hist_ctx *c = NULL;
-    cudaError_t e;
-    *ok = 0;
-    if (msg && len) msg[0] = '\0';
-    if (i >= count) return cudaErrorInvalidValue;
-    e = hist_ctx_new(steps, count, n, input, seed, 1, &c);
-    if (e == cudaSuccess) e = hist_ctx_check(c, i, 0, ok, msg, len);
-    hist_ctx_free(c);
-    return e;
 }
 
 /* ------------------------------------------------------- ladder adaptors */

@@ -11,8 +11,8 @@
  *     thread, many blocks in one launch: the per-block experiments of the documents.
  *
  * Flags are bytes holding 0 or 1 (the contract CUB also needs to produce the same sums).
- * Offsets are 32-bit: n must be below 2^32.  Flag pointers must be 4-byte aligned and the
- * offsets 16-byte aligned (cudaMalloc memory is); otherwise runs return
+ * Offsets are 32-bit: n must be below 2^32.  s2 and s3 need 4-byte aligned flags and
+ * 16-byte aligned offsets (cudaMalloc memory is); otherwise they return
  * cudaErrorMisalignedAddress. */
 #ifndef KIT_BALLOT_H
 #define KIT_BALLOT_H
@@ -180,7 +180,6 @@ typedef struct ballot_probe {
     int op;             /* ballot_op: selects the CPU reference */
     int group;          /* 32 for warp primitives, the block size for block primitives */
     int bits;           /* value bits for BALLOT_OP_BITS_EXCL, else 0 */
-    int bytes_per_elem; /* what a run must move per element (throughput) */
 } ballot_probe;
 
 /* The CPU reference of a probe (reads the inputs it needs). */

@@ -123,7 +123,7 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
 #define EXF(x) "$(IMPL)/06-ballot-scan/" x
 #define PROBE(NAME, PARAM, WHAT, FILE, EX, PK, TBS, BX, BITS, OP, GROUP)                        \
     {{NAME, PARAM, WHAT, FILE, EX, KIT_STEP_GPU, describe_probe<PK, TBS, BX, BITS>},            \
-     run_probe<PK, TBS, BX, BITS>, OP, GROUP, BITS, 8}
+     run_probe<PK, TBS, BX, BITS>, OP, GROUP, BITS}
 
 /* warp primitives, 128-thread blocks (and 24 x 4 for the lane masks) */
 #define WARP(NAME, WHAT, PK, OP)                                                                 \

@@ -6,8 +6,9 @@
  * prefixes inside the word.  The four offsets of a word leave as one 16-byte store; a warp
  * writes 512 contiguous bytes per store instruction.  Tiles are 8192 flags (256 threads x
  * 8 rows x 4); the count pass reads words too and reduces with REDUX.
- * Why it is faster: 16x fewer load instructions and 4x fewer store instructions per flag,
- * and far fewer scan instructions per flag; the memory system sees full lines.
+ * Why it is faster: 4x fewer load and 4x fewer store instructions per flag (4-byte loads
+ * and 16-byte stores instead of 1-byte loads and 4-byte stores), and far fewer scan
+ * instructions per flag; the memory system sees full lines.
  * What still limits it: still reduce-then-scan: the flags are read twice, 6n bytes for a
  * job that needs 5n, so at best 5/6 of what a single pass can reach. */
 #include "ballot.h"

@@ -53,7 +53,7 @@ static cudaError_t describe_sort(kit_kernel_desc *d)
 #define SORT(NAME, SC, T, WHAT)                                                                 \
     {{NAME, "tbs=" #T " keys/thread=1", WHAT, "chapters/06-ballot-scan/sort.cu", NULL,           \
       KIT_STEP_GPU, describe_sort<T, SC>},                                                       \
-     run_sort<T, SC>, BALLOT_OP_SORT, T, 0, 8}
+     run_sort<T, SC>, BALLOT_OP_SORT, T, 0}
 #define SORT3(T)                                                                                \
     SORT("sort_ballot", SC_BALLOT, T, "32 splits, binary block scan (ballot/popc)"),             \
         SORT("sort_scan32_shfl", SC_32SHFL, T, "32 splits, 32-bit block scan (shuffles)"),       \

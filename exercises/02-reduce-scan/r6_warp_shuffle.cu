@@ -5,9 +5,10 @@
  * values are combined in registers: each warp reduces its 32 values with
  * __shfl_down_sync (5 steps), lane 0 of every warp puts its warp's sum in
  * shared memory, and warp 0 reduces those sums the same way.
- * Why it is faster: no shared-memory tree: one barrier instead of log2(TBS),
- * a shuffle moves a register between lanes in one instruction, and the block
- * needs TBS/32 words of shared memory instead of TBS.
+ * Why it is faster: no shared-memory tree: one barrier instead of r5's three
+ * and no chain of __syncwarp() steps; a shuffle moves a register between lanes
+ * in one instruction, and the block needs TBS/32 words of shared memory
+ * instead of TBS.
  * What still limits it: the loads are still 4 bytes wide (a warp moves 128
  * bytes per instruction), and a second kernel launch reduces the partial sums.
  * Every step up to here reorders the sum, which is fine for +. */

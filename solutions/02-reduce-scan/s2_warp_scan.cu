@@ -5,9 +5,9 @@
  * shared-memory tree: each warp scans its 32 values with __shfl_up_sync (5
  * steps), the warp totals go through shared memory, warp 0 scans them, and each
  * thread combines warp prefix (+) lane prefix (+) its run.
- * Why it is faster: registers and shuffles instead of shared-memory trees, two
- * barriers per tile instead of 2 log2(tile), 4 elements per thread (a tile of
- * 1024), so 4x fewer tiles than s0 to recurse over.
+ * Why it is faster: registers and shuffles instead of shared-memory trees, three
+ * barriers per tile instead of about 2 log2(tile), 4 elements per thread (a tile
+ * of 1024), so half as many tiles as s0 and s1 (512) to recurse over.
  * What still limits it: scan-then-fan still reads and writes the data twice
  * (4n), and each thread's run is read with 4-byte loads at a 16-byte stride
  * (the L1 cache merges them). */
