@@ -284,6 +284,9 @@ void kit_ladder_time_cpu(const kit_ladder *L, void *ctx, int v, int reps, double
                          kit_timing *t);
 /* How many input copies to rotate through so that timing sees DRAM, not L2. */
 int kit_rotations(double bytes_per_run);
+/* Resident blocks per SM of a step's main kernel (occupancy API, from its
+ * describe()), or 0 when it has none or the query fails (no error left). */
+int kit_step_blocks_per_sm(const kit_step_info *s);
 /* Time (and verify) every step of L, the CPU baseline when with_cpu, for
  * n = 2^lo .. 2^hi, into the open CSV. */
 cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi, kit_pattern p,

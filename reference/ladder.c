@@ -57,18 +57,24 @@ cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStr
     return kit_time_gpu(launch_step, &la, s, warmup, reps, t);
 }
 
-/* The step's param, with its resident blocks per SM when the experiment asks. */
-static const char *step_param(const kit_bench *b, const kit_step_info *s, char *buf, size_t len)
+int kit_step_blocks_per_sm(const kit_step_info *s)
 {
     kit_kernel_desc d;
     int per_sm = 0;
-    if (!b->param_occupancy || !s->describe) return s->param;
-    if (s->describe(&d) != cudaSuccess || !d.func ||
+    if (!s->describe || s->describe(&d) != cudaSuccess || !d.func ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d.func, d.block_threads,
                                                       d.dyn_smem) != cudaSuccess) {
         cudaGetLastError();
-        return s->param;
+        return 0;
     }
+    return per_sm;
+}
+
+/* The step's param, with its resident blocks per SM when the experiment asks. */
+static const char *step_param(const kit_bench *b, const kit_step_info *s, char *buf, size_t len)
+{
+    const int per_sm = b->param_occupancy ? kit_step_blocks_per_sm(s) : 0;
+    if (!per_sm) return s->param;
     snprintf(buf, len, "%s blocks/SM=%d", s->param, per_sm);
     return buf;
 }

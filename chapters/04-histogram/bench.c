@@ -105,16 +105,12 @@ static int timing_only(const hist_step *st)
 static const char *row_param(const hist_ctx *c, const hist_step *st, int occupancy, char *buf,
                              size_t len)
 {
-    kit_kernel_desc d;
-    int per_sm = 0;
+    const int per_sm = occupancy ? kit_step_blocks_per_sm(&st->info) : 0;
     snprintf(buf, len, "input=%s %s", hist_input_name(c->input), st->info.param);
-    if (occupancy && st->info.describe && st->info.describe(&d) == cudaSuccess && d.func &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d.func, d.block_threads,
-                                                      d.dyn_smem) == cudaSuccess) {
+    if (per_sm) {
         size_t k = strlen(buf);
         snprintf(buf + k, len - k, " blocks/SM=%d", per_sm);
     }
-    cudaGetLastError();
     return buf;
 }
 
