@@ -86,9 +86,9 @@ $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
 
 # ---------------------------------------------------------------- libraries
-# reference/yardsticks_NN.cu belongs to chapter NN's library (CUB is slow to
-# compile: CH=01 must not build chapter 02's CUB scans)
-KIT_SRC := $(filter-out reference/yardsticks_%,$(wildcard reference/*.c reference/*.cu))
+# reference/ is the harness; it includes nothing from chapters/ (a chapter's
+# yardsticks.cu is part of that chapter's library)
+KIT_SRC := $(wildcard reference/*.c reference/*.cu)
 KIT_LIB := $(BUILD)/lib/libkit.a
 objs = $(patsubst %,$(BUILD)/obj/%.o,$(basename $1))
 $(KIT_LIB): $(call objs,$(KIT_SRC))
@@ -96,8 +96,7 @@ $(KIT_LIB): $(call objs,$(KIT_SRC))
 
 # per chapter: a library of its steps, and its program chNN
 define CHAPTER_RULES
-$1_SRC := $$(filter-out chapters/$1/bench.c,$$(wildcard chapters/$1/*.c chapters/$1/*.cu)) $$(wildcard $(IMPL)/$1/*.c $(IMPL)/$1/*.cu) \
-          $$(wildcard reference/yardsticks_$(call chid,$1).cu)
+$1_SRC := $$(filter-out chapters/$1/bench.c,$$(wildcard chapters/$1/*.c chapters/$1/*.cu)) $$(wildcard $(IMPL)/$1/*.c $(IMPL)/$1/*.cu)
 $(BUILD)/lib/lib$1.a: $$(call objs,$$($1_SRC))
 	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
 $(BUILD)/bin/ch$(call chid,$1): $(BUILD)/obj/chapters/$1/bench.o $(BUILD)/lib/lib$1.a $(KIT_LIB)

@@ -43,6 +43,9 @@ cudaError_t copy_s6_describe(kit_kernel_desc *d);
 cudaError_t copy_row_dask_range(const uint32_t *in, uint32_t *out, size_t start, size_t stop,
                                 cudaStream_t s);
 
+/* ---- yardstick (yardsticks.cu): cudaMemcpyAsync device to device (no scratch) */
+cudaError_t copy_yard_memcpy(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s);
+
 /* ---- step tables (steps.c, and the tuning tables beside their kernels) */
 #define COPY_NSTEPS 8
 #define COPY_ILP_NVARIANTS 80    /* s3 kernel: nWork 1..16 x batch interleaved,2,4,8,16 */

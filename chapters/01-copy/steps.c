@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "copy.h"
-#include "yardsticks.h"
 
 #define F(x) "chapters/01-copy/" x
 
@@ -35,8 +34,8 @@ const copy_step copy_steps[COPY_NSTEPS] = {
       NULL, KIT_STEP_GPU, copy_s6_describe},
      NULL, copy_s6_hopper},
     {{"cudaMemcpy", "D2D", "yardstick: cudaMemcpyAsync device to device",
-      "reference/yardsticks_01.cu", NULL, KIT_STEP_YARDSTICK, NULL},
-     NULL, yard_memcpy_u32},
+      "chapters/01-copy/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+     NULL, copy_yard_memcpy},
 };
 
 /* ------------------------------------------------ the copy-table adaptor */

@@ -105,16 +105,16 @@ RS_DECLARE_SCAN_STEP(s2);    /* $(IMPL)/02-reduce-scan/s2_warp_scan.cu (exercise
 RS_DECLARE_SCAN_STEP(s3);    /* s3_row_dask.cu */
 RS_DECLARE_SCAN_STEP(s4);    /* s4_lookback.cu */
 
-/* yardsticks (reference/yardsticks_02.cu): CUB, two-phase temporary storage */
-size_t yard02_cub_reduce_scratch(size_t n);
-cudaError_t yard02_cub_reduce_u32(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
+/* yardsticks (chapters/02-reduce-scan/yardsticks.cu): CUB, two-phase temporary storage */
+size_t rs_yard_cub_reduce_scratch(size_t n);
+cudaError_t rs_yard_cub_reduce_u32(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                   cudaStream_t s);
-cudaError_t yard02_cub_reduce_f32(const float *in, float *out, size_t n, void *scratch,
+cudaError_t rs_yard_cub_reduce_f32(const float *in, float *out, size_t n, void *scratch,
                                   cudaStream_t s);
-size_t yard02_cub_scan_scratch(size_t n);
-cudaError_t yard02_cub_scan_u32(const uint32_t *in, uint32_t *out, size_t n, int exclusive,
+size_t rs_yard_cub_scan_scratch(size_t n);
+cudaError_t rs_yard_cub_scan_u32(const uint32_t *in, uint32_t *out, size_t n, int exclusive,
                                 void *scratch, cudaStream_t s);
-cudaError_t yard02_cub_scan_affine(const rs_affine *in, rs_affine *out, size_t n, int exclusive,
+cudaError_t rs_yard_cub_scan_affine(const rs_affine *in, rs_affine *out, size_t n, int exclusive,
                                    void *scratch, cudaStream_t s);
 
 /* ---------------------------------------------- CPU baselines (rs_cpu.c) */

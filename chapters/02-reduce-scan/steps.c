@@ -45,8 +45,8 @@ const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS] = {
                 "one pass: 16-byte loads, resident grid, last block adds the partials",
                 F("r8_hopper.cu"), NULL),
     {{"cub_reduce", "cub::DeviceReduce::Sum", "yardstick: CUB DeviceReduce::Sum",
-      "reference/yardsticks_02.cu", NULL, KIT_STEP_YARDSTICK, NULL},
-     yard02_cub_reduce_scratch, yard02_cub_reduce_u32, yard02_cub_reduce_f32},
+      "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+     rs_yard_cub_reduce_scratch, rs_yard_cub_reduce_u32, rs_yard_cub_reduce_f32},
 };
 
 const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS] = {
@@ -66,8 +66,8 @@ const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS] = {
               "single pass with decoupled look-back: 2n traffic, 16-byte accesses",
               F("s4_lookback.cu"), NULL),
     {{"cub_scan", "cub::DeviceScan", "yardstick: CUB DeviceScan (ExclusiveSum, InclusiveSum, *Scan)",
-      "reference/yardsticks_02.cu", NULL, KIT_STEP_YARDSTICK, NULL},
-     yard02_cub_scan_scratch, yard02_cub_scan_u32, yard02_cub_scan_affine},
+      "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+     rs_yard_cub_scan_scratch, rs_yard_cub_scan_u32, rs_yard_cub_scan_affine},
 };
 
 /* ------------------------------------------------------------- the adaptor */

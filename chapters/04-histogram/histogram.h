@@ -72,10 +72,10 @@ size_t hist_partials_scratch(size_t n);
  * at test sizes.  Never set by the bench. */
 void hist_set_grid_limit(unsigned blocks);
 
-/* ---- yardstick (reference/yardsticks_04.cu): cub::DeviceHistogram::HistogramEven,
+/* ---- yardstick (chapters/04-histogram/yardsticks.cu): cub::DeviceHistogram::HistogramEven,
  * 257 levels over [0, 256), uint8 samples, uint32 counters. */
-size_t yard_cub_histogram_scratch(size_t n);
-cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins, void *scratch,
+size_t hist_yard_cub_scratch(size_t n);
+cudaError_t hist_yard_cub(const uint8_t *in, size_t n, uint32_t *bins, void *scratch,
                                cudaStream_t s);
 
 /* ---- step tables (steps.c, and the tuning tables beside their kernels) */

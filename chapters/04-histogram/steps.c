@@ -46,8 +46,8 @@ const hist_step hist_steps[HIST_NSTEPS] = {
      hist_partials_scratch, hist_s7_runs},
     {{"cub_histogram_even", "257 levels [0,256) uint8->uint32",
       "yardstick: cub::DeviceHistogram::HistogramEven (privatized shared-memory atomics)",
-      "reference/yardsticks_04.cu", NULL, KIT_STEP_YARDSTICK, NULL},
-     yard_cub_histogram_scratch, yard_cub_histogram},
+      "chapters/04-histogram/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+     hist_yard_cub_scratch, hist_yard_cub},
 };
 
 /* the row-sum cost: s4 and s5 with and without their periodic row-sums */

@@ -133,11 +133,11 @@ static inline cudaError_t ballot_check_args(const void *flags, const void *offse
 /* Exclusive scan, in place, of m per-tile counts (one block; the middle pass of s0..s2). */
 cudaError_t ballot_scan_tile_sums(uint32_t *sums, size_t m, cudaStream_t s);
 
-/* CUB yardstick (reference/yardsticks_06.cu): cub::DeviceScan::ExclusiveSum on the same
+/* CUB yardstick (chapters/06-ballot-scan/yardsticks.cu): cub::DeviceScan::ExclusiveSum on the same
  * byte flags, int32 offsets out. */
-cudaError_t yard06_cub_scan(const uint8_t *flags, uint32_t *offsets, size_t n, void *scratch,
+cudaError_t ballot_yard_cub_scan(const uint8_t *flags, uint32_t *offsets, size_t n, void *scratch,
                             cudaStream_t s);
-size_t yard06_cub_scratch(size_t n);
+size_t ballot_yard_cub_scratch(size_t n);
 
 #define BALLOT_NSTEPS 5
 #define BALLOT_LOOKBACK_NVARIANTS 36 /* s3: block 128/256/512 x rows 4/8/16 x row scan x store */

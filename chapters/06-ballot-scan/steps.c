@@ -26,8 +26,8 @@ const ballot_step ballot_steps[BALLOT_NSTEPS] = {
      ballot_s3_scratch, ballot_s3_lookback},
     {{"cub_exclusive_sum", "uint8 flags -> int32 offsets",
       "yardstick: cub::DeviceScan::ExclusiveSum on the same flags",
-      "reference/yardsticks_06.cu", NULL, KIT_STEP_YARDSTICK, NULL},
-     yard06_cub_scratch, yard06_cub_scan},
+      "chapters/06-ballot-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+     ballot_yard_cub_scratch, ballot_yard_cub_scan},
 };
 
 #define GUARD 1024 /* poisoned words after every output, checked untouched */

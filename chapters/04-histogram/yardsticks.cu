@@ -1,12 +1,12 @@
-/* yardsticks_04.cu - chapter 04's yardstick: what a user would call instead of
- * writing a histogram kernel.  Declared in chapters/04-histogram/histogram.h,
- * included here (as yardsticks_02/06 include theirs) so that a signature change
- * there fails to compile instead of linking a mismatched extern "C" symbol. */
+/* yardsticks.cu - chapter 04's yardstick: what a user would call instead of
+ * writing a histogram kernel.  Declared in histogram.h, included here so that a
+ * signature change there fails to compile instead of linking a mismatched
+ * extern "C" symbol. */
 #include <climits>
 
 #include <cub/device/device_histogram.cuh>
 
-#include "../chapters/04-histogram/histogram.h" /* reference/ is built without chapter paths */
+#include "histogram.h"
 #include "kit_cuda.cuh"
 
 /* 256 bins of width 1 over the byte values: 257 levels from 0 to 256 */
@@ -16,7 +16,7 @@ static cudaError_t cub_hist(void *temp, size_t &temp_bytes, const uint8_t *in, i
     return cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, bins, 257, 0, 256, n, s);
 }
 
-extern "C" size_t yard_cub_histogram_scratch(size_t n)
+extern "C" size_t hist_yard_cub_scratch(size_t n)
 {
     size_t bytes = 0;
     if (n > (size_t)INT_MAX) return 0;
@@ -27,7 +27,7 @@ extern "C" size_t yard_cub_histogram_scratch(size_t n)
     return bytes;
 }
 
-extern "C" cudaError_t yard_cub_histogram(const uint8_t *in, size_t n, uint32_t *bins,
+extern "C" cudaError_t hist_yard_cub(const uint8_t *in, size_t n, uint32_t *bins,
                                           void *scratch, cudaStream_t s)
 {
     static kit_bytes_memo memo; /* CUB's size query once per size, not in every timed run */

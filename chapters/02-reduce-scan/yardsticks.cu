@@ -1,4 +1,4 @@
-/* yardsticks_02.cu - chapter 02's yardsticks: what a user would call instead of
+/* yardsticks.cu - chapter 02's yardsticks: what a user would call instead of
  * writing a reduce or a scan, CUB's DeviceReduce::Sum and DeviceScan.
  * Two-phase temporary storage, like every step: scratch_bytes(n) asks CUB how
  * much it needs (a host-only query), the caller allocates it outside the timed
@@ -6,11 +6,11 @@
  * asks CUB for the bytes only once per size (kit_memo_bytes).
  * Sizes up to INT_MAX use 32-bit item counts (what most callers pass, and
  * CUB's fastest offsets); larger ones 64-bit.  The prototypes, the affine type
- * and its operator are the chapter's own (chapters/02-reduce-scan). */
+ * and its operator are the chapter's own. */
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include "../chapters/02-reduce-scan/rs_ops.cuh"
+#include "rs_ops.cuh"
 #include "kit_cuda.cuh"
 
 namespace {
@@ -90,7 +90,7 @@ cudaError_t run_scan(const T *in, T *out, size_t n, int exclusive, void *scratch
 
 } // namespace
 
-extern "C" size_t yard02_cub_reduce_scratch(size_t n)
+extern "C" size_t rs_yard_cub_reduce_scratch(size_t n)
 {
     size_t a = 0, b = 0;
     a = bytes_or_zero(cub_sum<uint32_t>(NULL, a, NULL, NULL, n, 0), a);
@@ -98,19 +98,19 @@ extern "C" size_t yard02_cub_reduce_scratch(size_t n)
     return larger(a, b);
 }
 
-extern "C" cudaError_t yard02_cub_reduce_u32(const uint32_t *in, uint32_t *out, size_t n,
+extern "C" cudaError_t rs_yard_cub_reduce_u32(const uint32_t *in, uint32_t *out, size_t n,
                                              void *scratch, cudaStream_t s)
 {
     return run_sum(in, out, n, scratch, s);
 }
 
-extern "C" cudaError_t yard02_cub_reduce_f32(const float *in, float *out, size_t n, void *scratch,
+extern "C" cudaError_t rs_yard_cub_reduce_f32(const float *in, float *out, size_t n, void *scratch,
                                              cudaStream_t s)
 {
     return run_sum(in, out, n, scratch, s);
 }
 
-extern "C" size_t yard02_cub_scan_scratch(size_t n)
+extern "C" size_t rs_yard_cub_scan_scratch(size_t n)
 {
     size_t best = 0;
     int excl;
@@ -123,13 +123,13 @@ extern "C" size_t yard02_cub_scan_scratch(size_t n)
     return best;
 }
 
-extern "C" cudaError_t yard02_cub_scan_u32(const uint32_t *in, uint32_t *out, size_t n,
+extern "C" cudaError_t rs_yard_cub_scan_u32(const uint32_t *in, uint32_t *out, size_t n,
                                            int exclusive, void *scratch, cudaStream_t s)
 {
     return run_scan(in, out, n, exclusive, scratch, s);
 }
 
-extern "C" cudaError_t yard02_cub_scan_affine(const rs_affine *in, rs_affine *out, size_t n,
+extern "C" cudaError_t rs_yard_cub_scan_affine(const rs_affine *in, rs_affine *out, size_t n,
                                               int exclusive, void *scratch, cudaStream_t s)
 {
     return run_scan(in, out, n, exclusive, scratch, s);

@@ -1,4 +1,4 @@
-/* yardsticks_06.cu - chapter 06's yardstick: cub::DeviceScan::ExclusiveSum on the same
+/* yardsticks.cu - chapter 06's yardstick: cub::DeviceScan::ExclusiveSum on the same
  * one-byte flags the ladder scans, with 32-bit offsets out (CUB accumulates uint8 + uint8
  * in int, so the sums do not wrap at 255).  num_items is passed as int: 32-bit offsets
  * inside CUB, as in the ladder.  Declared in chapters/06-ballot-scan/ballot.h. */
@@ -6,10 +6,10 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include "../chapters/06-ballot-scan/ballot.h" /* reference/ is built without chapter paths */
+#include "ballot.h"
 #include "kit_cuda.cuh"
 
-extern "C" size_t yard06_cub_scratch(size_t n)
+extern "C" size_t ballot_yard_cub_scratch(size_t n)
 {
     size_t bytes = 0;
     if (n > (size_t)INT_MAX) return 0;
@@ -21,7 +21,7 @@ extern "C" size_t yard06_cub_scratch(size_t n)
     return bytes;
 }
 
-extern "C" cudaError_t yard06_cub_scan(const uint8_t *flags, uint32_t *offsets, size_t n,
+extern "C" cudaError_t ballot_yard_cub_scan(const uint8_t *flags, uint32_t *offsets, size_t n,
                                        void *scratch, cudaStream_t s)
 {
     static kit_bytes_memo memo; /* CUB's size query once per size, not in every timed run */
