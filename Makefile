@@ -53,7 +53,7 @@ export BUILDROOT
 BUILD := $(BUILDROOT)/$(IMPL)
 CRIT_INC := $(if $(CRITERION_DIR),-I$(abspath $(CRITERION_DIR))/include)
 CRIT_LIB := $(if $(CRITERION_DIR),-L$(abspath $(CRITERION_DIR))/lib -Xlinker -rpath=$(abspath $(CRITERION_DIR))/lib -Xlinker --disable-new-dtags) -lcriterion
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Ireference -I$(CUDA)/include -MMD -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Ireference -I$(CUDA)/include -MMD -MP
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -MMD -MP
 LDFLAGS := $(GENCODE)
 # include paths of the chapter a source belongs to (its folder's name)

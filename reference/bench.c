@@ -37,25 +37,44 @@ out:
 
 cudaError_t kit_bench_begin(kit_bench *b, const char *name)
 {
-    kit_bench_end(b);
+    char tmp[1100];
+    kit_bench_end(b, 0);
     snprintf(b->csv_path, sizeof b->csv_path, "%s/%s.csv", b->outdir, name);
-    b->csv = fopen(b->csv_path, "w");
+    snprintf(tmp, sizeof tmp, "%s.tmp", b->csv_path);
+    b->csv = fopen(tmp, "w"); /* renamed over NAME.csv only when the experiment completes */
     if (!b->csv) return cudaErrorInvalidValue;
     fprintf(b->csv, "%s\n", KIT_CSV_HEADER);
     if (b->gpu && b->copy_gbps > 0) {
         kit_timing t;
+        kit_row r;
         t.reps = 1;
         t.ms_median = t.ms_min = 8.0 * (double)b->copy_probe_n / (b->copy_gbps * 1e6);
-        kit_bench_row(b, "copy-bandwidth", "cudaMemcpy D2D probe", b->copy_probe_n,
-                      8.0 * (double)b->copy_probe_n, (double)b->copy_probe_n, &t, "ok");
+        memset(&r, 0, sizeof r);
+        r.step = "copy-bandwidth";
+        r.param = "cudaMemcpy D2D probe";
+        r.input = "uniform";
+        r.shape = "";
+        r.phase = "run";
+        r.unit = "elements/s";
+        r.verified = "ok";
+        r.n = b->copy_probe_n;
+        r.bytes = 8.0 * (double)b->copy_probe_n;
+        r.items = (double)b->copy_probe_n;
+        r.t = &t;
+        kit_bench_row(b, &r);
     }
     return cudaSuccess;
 }
 
-void kit_bench_end(kit_bench *b)
+void kit_bench_end(kit_bench *b, int keep)
 {
-    if (b->csv) fclose(b->csv);
+    char tmp[1100];
+    if (!b->csv) return;
+    fclose(b->csv);
     b->csv = NULL;
+    snprintf(tmp, sizeof tmp, "%s.tmp", b->csv_path);
+    if (keep) rename(tmp, b->csv_path);
+    else remove(tmp);
 }
 
 /* A CSV field must not carry the separator. */
@@ -64,32 +83,44 @@ static void field(FILE *f, const char *s)
     for (; s && *s; s++) fputc(*s == ',' || *s == '\n' ? ' ' : *s, f);
 }
 
-void kit_bench_row(kit_bench *b, const char *step, const char *param, size_t n, double bytes,
-                   double elems, const kit_timing *t, const char *verified)
+void kit_bench_row(kit_bench *b, const kit_row *r)
 {
     FILE *f = b->csv;
+    const char *v[6];
+    int k;
     if (!f) return;
-    fprintf(f, "%s,", b->chapter);
-    field(f, step);
-    fputc(',', f);
-    field(f, param);
-    fprintf(f, ",%zu,%.0f,", n, bytes);
-    if (t && t->ms_median > 0) {
-        double gbps = bytes / (t->ms_median * 1e6);
-        fprintf(f, "%.6f,%.6f,%.3f,%.4f,", t->ms_median, t->ms_min, gbps,
-                elems / (t->ms_median * 1e6));
-        if (b->copy_gbps > 0) fprintf(f, "%.2f,", 100.0 * gbps / b->copy_gbps);
-        else fputc(',', f);
-    } else {
-        fputs(",,,,,", f);
+    v[0] = r->step;
+    v[1] = r->param;
+    v[2] = r->input;
+    fprintf(f, "%s", b->chapter);
+    for (k = 0; k < 3; k++) {
+        fputc(',', f);
+        field(f, v[k]);
     }
-    field(f, verified);
+    fprintf(f, ",%zu,", r->n);
+    field(f, r->shape);
+    fputc(',', f);
+    field(f, r->phase ? r->phase : "run");
+    fprintf(f, ",%.0f,", r->bytes);
+    if (r->t && r->t->ms_median > 0) {
+        const double gbps = r->bytes / (r->t->ms_median * 1e6);
+        fprintf(f, "%.6f,%.6f,%.3f,%.6g,", r->t->ms_median, r->t->ms_min, gbps,
+                r->items / (r->t->ms_median * 1e-3));
+        field(f, r->unit);
+        if (b->copy_gbps > 0) fprintf(f, ",%.2f,", 100.0 * gbps / b->copy_gbps);
+        else fputs(",,", f);
+    } else {
+        fputs(",,,,", f);
+        field(f, r->unit);
+        fputs(",,", f);
+    }
+    field(f, r->verified);
     fputc(',', f);
     field(f, b->gpu ? b->gpu_name : "cpu-only");
     fputc('\n', f);
     fflush(f);
     b->rows++;
-    if (verified && strcmp(verified, "FAILED") == 0) b->failed++;
+    if (r->verified && strcmp(r->verified, "FAILED") == 0) b->failed++;
 }
 
 void kit_progress(kit_bench *b, const char *fmt, ...)

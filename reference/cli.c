@@ -24,6 +24,23 @@ static size_t nmain(const kit_chapter *c)
     return c->nmain ? (c->nmain < c->nladders ? c->nmain : c->nladders) : 1;
 }
 
+/* the distinct problems of the chapter's ladders, each with its inputs and axes */
+static void print_problems(const kit_chapter *c, FILE *f)
+{
+    size_t l, m, k;
+    for (l = 0; l < c->nladders; l++) {
+        const kit_problem *P = c->ladders[l]->P;
+        for (m = 0; m < l; m++)
+            if (c->ladders[m]->P == P) break;
+        if (m < l) continue;
+        fprintf(f, "\ninputs of %s (%s/s; --input A,B):\n", P->name, P->unit ? P->unit : "elements");
+        for (k = 0; k < P->ninputs; k++)
+            fprintf(f, "  %-16s %s\n", P->inputs[k].name, P->inputs[k].what);
+        for (k = 0; k < P->naxes; k++)
+            fprintf(f, "  --%-14s %s (default %g)\n", P->axes[k].name, P->axes[k].what, P->axes[k].def);
+    }
+}
+
 static int usage(const kit_chapter *c, FILE *f)
 {
     size_t i, j;
@@ -31,9 +48,10 @@ static int usage(const kit_chapter *c, FILE *f)
             "usage: ch%s COMMAND [options]     (chapter %s: %s)\n\n"
             "commands:\n"
             "  steps [--markdown]      list the step tables\n"
-            "  bench [--exp A,B] [--quick] [--out DIR] [--reps K] [--warmup W] [--max-log2 K]\n"
+            "  bench [--exp A,B] [--input A,B] [--quick] [--out DIR] [--reps K] [--warmup W]\n"
+            "        [--max-log2 K] [--AXIS VALUE]\n"
             "                          run experiments, write one CSV each into DIR\n"
-            "  demo [--n SIZE] [--pattern P]\n"
+            "  demo [--n SIZE] [--input NAME] [--AXIS VALUE]\n"
             "                          time and verify the ladder at one size (default %zu)\n"
             "  sanitize                verify every step at small sizes (for compute-sanitizer)\n"
             "  profile [--n SIZE]      run each step once (for Nsight Compute: make profile)\n"
@@ -50,9 +68,8 @@ static int usage(const kit_chapter *c, FILE *f)
             fprintf(f, "  %-16s %s\n", s->name, s->what);
         }
     }
-    fprintf(f, "\nSIZE: 1000, 2^24, 2^20+7, 1<<20, 16M.  patterns:");
-    for (i = 0; i < KIT_PATTERN_COUNT; i++) fprintf(f, " %s", kit_pattern_name((kit_pattern)i));
-    fprintf(f, "\n");
+    print_problems(c, f);
+    fprintf(f, "\nSIZE: 1000, 2^24, 2^20+7, 1<<20, 16M.\n");
     return f == stderr ? 2 : 0;
 }
 
@@ -155,11 +172,100 @@ static int int_arg(const char *s, int lo, int hi, int *v)
     return 1;
 }
 
+/* An axis named name in any of the chapter's problems, or NULL. */
+static const kit_axis *find_axis(const kit_chapter *c, const char *name)
+{
+    size_t l, k;
+    for (l = 0; l < c->nladders; l++)
+        for (k = 0; k < c->ladders[l]->P->naxes; k++)
+            if (!strcmp(c->ladders[l]->P->axes[k].name, name)) return &c->ladders[l]->P->axes[k];
+    return NULL;
+}
+
+/* Is name an input of any of the chapter's problems? */
+static int known_input(const kit_chapter *c, const char *name)
+{
+    size_t l;
+    for (l = 0; l < c->nladders; l++)
+        if (kit_input_find(c->ladders[l]->P, name)) return 1;
+    return 0;
+}
+
+static void list_inputs(const kit_chapter *c, FILE *f)
+{
+    size_t l, m, k;
+    fprintf(f, "valid inputs:");
+    for (l = 0; l < c->nladders; l++) {
+        const kit_problem *P = c->ladders[l]->P;
+        for (m = 0; m < l && c->ladders[m]->P != P; m++) {
+        }
+        if (m < l) continue;
+        for (k = 0; k < P->ninputs; k++) fprintf(f, " %s", P->inputs[k].name);
+    }
+    fprintf(f, "\n");
+}
+
+/* --input A,B: every name known, else the valid names and 0 */
+static int check_inputs(const kit_chapter *c, const char *cmd, const char *list)
+{
+    char buf[1024], *tok, *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (!known_input(c, tok)) {
+            fprintf(stderr, "ch%s %s: unknown input '%s'; ", c->id, cmd, tok);
+            list_inputs(c, stderr);
+            return 0;
+        }
+    return 1;
+}
+
+/* "--NAME VALUE" of an axis: appended to axes as "NAME=VALUE"; 0 when a is no axis flag,
+ * -1 (message printed) when the value is bad */
+static int axis_arg(const kit_chapter *c, const char *cmd, const char *a, const char *v,
+                    char *axes, size_t len)
+{
+    const kit_axis *x;
+    char *end;
+    double d;
+    size_t k;
+    if (strncmp(a, "--", 2) != 0 || !(x = find_axis(c, a + 2))) return 0;
+    if (!v) {
+        fprintf(stderr, "ch%s %s: %s needs a value\n", c->id, cmd, a);
+        return -1;
+    }
+    d = strtod(v, &end);
+    if (*end && x->labels) { /* a label: its index */
+        for (k = 0; x->labels[k]; k++)
+            if (!strcmp(x->labels[k], v)) break;
+        if (!x->labels[k]) {
+            fprintf(stderr, "ch%s %s: %s takes one of:", c->id, cmd, a);
+            for (k = 0; x->labels[k]; k++) fprintf(stderr, " %s", x->labels[k]);
+            fprintf(stderr, "\n");
+            return -1;
+        }
+        d = (double)k;
+    } else if (*end || end == v || d < x->lo || d > x->hi) {
+        fprintf(stderr, "ch%s %s: %s %s: want a number in [%g, %g]\n", c->id, cmd, a, v, x->lo, x->hi);
+        return -1;
+    }
+    k = strlen(axes);
+    snprintf(axes + k, len - k, "%s%s=%.17g", k ? " " : "", x->name, d);
+    return 1;
+}
+
+static void list_experiments(const kit_chapter *c, FILE *f)
+{
+    size_t x;
+    fprintf(f, "valid experiments:");
+    for (x = 0; x < c->nexperiments; x++) fprintf(f, " %s", c->experiments[x].name);
+    fprintf(f, "\n");
+}
+
 static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 {
     kit_bench b;
     const char *exps = NULL, *out = NULL;
-    char why[KIT_MSG], outdir[1024];
+    char why[KIT_MSG], outdir[1024], axes[512] = "";
     int i, status = 0, ran = 0;
     size_t x;
 
@@ -170,32 +276,39 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
     b.max_log2 = 28;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int r;
         if (!strcmp(a, "--quick")) b.quick = 1;
         else if (!strcmp(a, "--exp") && v) { exps = v; i++; }
+        else if (!strcmp(a, "--input") && v) { b.inputs = v; i++; }
         else if (!strcmp(a, "--out") && v) { out = v; i++; }
         else if (!strcmp(a, "--reps") && int_arg(v, 1, 1000, &b.reps)) i++;
         else if (!strcmp(a, "--warmup") && int_arg(v, 0, 100, &b.warmup)) i++;
         else if (!strcmp(a, "--max-log2") && int_arg(v, 10, 34, &b.max_log2)) i++;
-        else {
-            fprintf(stderr, "ch%s bench: bad option '%s'%s\n", c->id, a,
-                    v ? "" : " (or missing value)");
+        else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
+            if (r < 0) return 2;
+            i++;
+        } else {
+            fprintf(stderr, "ch%s bench: bad option '%s'%s (see: ch%s help)\n", c->id, a,
+                    v ? "" : " (or missing value)", c->id);
             return 2;
         }
     }
+    if (axes[0]) b.axes = axes;
     if (exps) {
         char *list = strdup(exps), *tok, *save = NULL;
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             for (x = 0; x < c->nexperiments; x++)
                 if (!strcmp(tok, c->experiments[x].name)) break;
             if (x == c->nexperiments) {
-                fprintf(stderr, "ch%s bench: unknown experiment '%s' (see: ch%s help)\n", c->id,
-                        tok, c->id);
+                fprintf(stderr, "ch%s bench: unknown experiment '%s'; ", c->id, tok);
+                list_experiments(c, stderr);
                 free(list);
                 return 2;
             }
         }
         free(list);
     }
+    if (b.inputs && !check_inputs(c, "bench", b.inputs)) return 2;
     if (b.quick) {
         b.reps = b.reps < QUICK_REPS ? b.reps : QUICK_REPS;
         b.warmup = 1;
@@ -222,8 +335,9 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         fprintf(stderr, "ch%s bench on %s (%d SMs, L2 %zu MB): cudaMemcpy D2D %.0f GB/s -> %s/\n",
                 c->id, d->name, d->sms, d->l2_bytes >> 20, b.copy_gbps, outdir);
     } else {
-        /* never overwrite GPU results with CPU-only ones */
-        snprintf(outdir, sizeof outdir, "build/cpu-only/%s", c->dir);
+        /* never overwrite GPU results with CPU-only ones, unless --out says where */
+        if (out) snprintf(outdir, sizeof outdir, "%s", out);
+        else snprintf(outdir, sizeof outdir, "build/cpu-only/%s", c->dir);
         fprintf(stderr, "ch%s bench: %s: timing the CPU baselines only, into %s/\n", c->id, why,
                 outdir);
     }
@@ -238,21 +352,24 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         cudaError_t e;
         if (!want_exp(exps, ex->name)) continue;
         if (kit_bench_begin(&b, ex->name) != cudaSuccess) {
-            fprintf(stderr, "ch%s bench: cannot write %s\n", c->id, b.csv_path);
-            return 1;
+            fprintf(stderr, "ch%s bench: cannot write %s.tmp\n", c->id, b.csv_path);
+            status = 1;
+            break;
         }
         t0 = kit_wall_seconds();
         e = ex->run(&b);
-        kit_bench_end(&b);
+        kit_bench_end(&b, e == cudaSuccess); /* a failed experiment leaves the old CSV */
         ran++;
         if (e != cudaSuccess) {
-            fprintf(stderr, "ch%s bench %s: CUDA error: %s\n", c->id, ex->name, cudaGetErrorString(e));
+            fprintf(stderr, "ch%s bench %s: CUDA error: %s (%s kept as it was)\n", c->id, ex->name,
+                    cudaGetErrorString(e), b.csv_path);
             status = 1;
             break;
         }
         fprintf(stderr, "ch%s %-12s %6.1f s  -> %s\n", c->id, ex->name, kit_wall_seconds() - t0,
                 b.csv_path);
     }
+    kit_ctx_free(b.cache);
     if (b.stream) cudaStreamDestroy(b.stream);
     fprintf(stderr, "ch%s bench: %d experiment(s), %d rows, %d FAILED verification%s\n", c->id, ran,
             b.rows, b.failed, b.gpu ? "" : " (no CUDA device: CPU rows only)");
@@ -262,37 +379,48 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 
 /* ------------------------------------------------------------------- demo */
 
-/* One ladder's demo table at size n; returns 0, 3 (a step failed) or 1 (CUDA error). */
-static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_pattern pat,
-                       cudaStream_t s, double copy_gbps, const kit_device *d)
+/* One ladder's demo table at shape sh on input in (NULL: the problem's first, or skip
+ * when the name is not one of this problem's); 0, 3 (a step failed) or 1 (CUDA error). */
+static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shape *sh,
+                       const char *input, cudaStream_t s, double copy_gbps, const kit_device *d)
 {
-    char msg[KIT_MSG], sz[32];
-    double cpu_ms = 0, prev_ms = 0, bytes = L->bytes(L, 0, n);
-    kit_timing t;
-    void *ctx = NULL;
+    const kit_problem *P = L->P;
+    const kit_input *in = input ? kit_input_find(P, input) : &P->inputs[0];
+    char msg[KIT_MSG], sz[32], shape[256];
+    double cpu_ms = 0, prev_ms = 0, bytes = L->bytes(L, 0, sh);
+    const double items = P->items ? P->items(P, sh) : (double)sh->n;
+    const int nph = kit_nphases(P);
+    kit_timing t[KIT_MAX_PHASES];
+    kit_ctx *ctx = NULL;
     cudaError_t e;
-    size_t i;
-    int a, failed = 0;
+    size_t i, a;
+    int failed = 0, ph;
 
-    if ((e = L->setup(L, n, pat, 0xDE30u, kit_rotations(bytes), &ctx)) != cudaSuccess) {
+    if (!in) return 0;
+    if ((e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx)) != cudaSuccess) {
         fprintf(stderr, "ch%s demo %s: %s\n", c->id, L->id, cudaGetErrorString(e));
-        if (ctx) L->teardown(ctx);
+        kit_ctx_free(ctx);
         return 1;
     }
-    printf("Chapter %s (%s), %s, on %s, n = %s (%s input), %.2f MB moved per run by the first step; "
-           "cudaMemcpy D2D = %.0f GB/s\n\n",
-           c->id, c->title, L->title, d->name, kit_size_str(n, sz, sizeof sz), kit_pattern_name(pat),
-           bytes / 1e6, copy_gbps);
-    printf("%-18s %9s %8s %6s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy", "x prev",
-           "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
-    for (a = 0; L->cpu && L->cpu_names[a]; a++) {
+    printf("Chapter %s (%s), %s, on %s, n = %s%s%s, input %s, %.2f MB moved per run by the first "
+           "step; cudaMemcpy D2D = %.0f GB/s\n\n",
+           c->id, c->title, L->title, d->name, kit_size_str(sh->n, sz, sizeof sz),
+           P->naxes ? " " : "", kit_shape_str(P, sh, shape, sizeof shape), in->name, bytes / 1e6,
+           copy_gbps);
+    printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy",
+           "G items/s", "x prev", "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
+    for (a = 0; a < P->ncpu; a++) {
         char name[64];
-        kit_ladder_time_cpu(L, ctx, a, 3, 2.0, &t);
-        if (a == 0) cpu_ms = t.ms_median; /* speed-ups are against the first baseline */
-        snprintf(name, sizeof name, "cpu-%s", L->cpu_names[a]);
-        printf("%-18s %9.4f %8.1f %6.1f %7s %8.1f %4s %7s %6s %-8s %s\n", name, t.ms_median,
-               bytes / (t.ms_median * 1e6), 100.0 * bytes / (t.ms_median * 1e6) / copy_gbps, "",
-               cpu_ms / t.ms_median, "", "", "", "ok", "serial CPU baseline");
+        kit_timing tc;
+        const double t0 = kit_wall_seconds();
+        kit_ctx_cpu(ctx, (int)a);
+        tc.ms_median = (kit_wall_seconds() - t0) * 1e3;
+        if (a == 0) cpu_ms = tc.ms_median; /* speed-ups are against the first baseline */
+        snprintf(name, sizeof name, "cpu-%s", P->cpu[a].name);
+        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s\n", name, tc.ms_median,
+               bytes / (tc.ms_median * 1e6), 100.0 * bytes / (tc.ms_median * 1e6) / copy_gbps,
+               items / (tc.ms_median * 1e6), "", cpu_ms / tc.ms_median, "", "", "", "ok",
+               "serial CPU baseline");
     }
     for (i = 0; i < L->count; i++) {
         const kit_step_info *si = L->step(L, i);
@@ -300,8 +428,9 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_
         struct cudaFuncAttributes fa;
         int ok = 0, blocks = 0;
         char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
-        double gbps;
-        e = kit_ladder_measure(L, ctx, i, s, WARMUP, REPS, &t, &ok, msg, sizeof msg);
+        double gbps, ms = 0;
+        if (sh->n > kit_step_max_n(L, i)) continue;
+        e = kit_ladder_measure(ctx, i, s, WARMUP, REPS, t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
             printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
             failed = 3;
@@ -311,6 +440,7 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_
             }
             continue;
         }
+        for (ph = 0; ph < nph; ph++) ms += t[ph].ms_median;
         if (si->describe && si->describe(&kd) == cudaSuccess && kd.func &&
             cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
             snprintf(regs, sizeof regs, "%d", fa.numRegs);
@@ -320,53 +450,72 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, size_t n, kit_
                 snprintf(occ, sizeof occ, "%d", blocks);
         }
         cudaGetLastError();
-        gbps = L->bytes(L, i, n) / (t.ms_median * 1e6);
-        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / t.ms_median);
-        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / t.ms_median);
-        printf("%-18s %9.4f %8.1f %6.1f %7s %8s %4s %7s %6s %-8s %s\n", si->name, t.ms_median, gbps,
-               100.0 * gbps / copy_gbps, xprev, xcpu, regs, smem, occ, ok ? "ok" : "FAILED",
-               si->what);
-        if (!ok) {
+        gbps = L->bytes(L, i, sh) / (ms * 1e6);
+        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / ms);
+        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / ms);
+        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8s %4s %7s %6s %-8s %s\n", si->name, ms, gbps,
+               100.0 * gbps / copy_gbps, items / (ms * 1e6), xprev, xcpu, regs, smem, occ,
+               ok ? "ok" : (si->flags & KIT_TIMING_ONLY) ? "timing" : "FAILED", si->what);
+        if (nph > 1)
+            for (ph = 0; ph < nph; ph++)
+                printf("%18s   %-8s %9.4f ms\n", "", kit_phase_name(P, ph), t[ph].ms_median);
+        if (!ok && !(si->flags & KIT_TIMING_ONLY)) {
             printf("%18s   %s\n", "", msg);
             failed = 3;
         }
-        if (si->kind == KIT_STEP_GPU) prev_ms = t.ms_median;
+        if (si->kind == KIT_STEP_GPU) prev_ms = ms;
     }
-    L->teardown(ctx);
+    kit_ctx_free(ctx);
     printf("\n");
     return failed;
+}
+
+/* --n SIZE, --input NAME and --AXIS VALUE for demo and profile; 0 on success, else 2 */
+static int shape_args(const kit_chapter *c, const char *cmd, int argc, char **argv, size_t *n,
+                      const char **input, char *axes, size_t alen)
+{
+    char msg[KIT_MSG];
+    int a;
+    for (a = 0; a < argc; a++) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        int r;
+        if (!strcmp(argv[a], "--n") && v) {
+            if (!kit_parse_size(v, n, msg, sizeof msg)) {
+                fprintf(stderr, "ch%s %s: %s\n", c->id, cmd, msg);
+                return 2;
+            }
+            a++;
+        } else if (!strcmp(argv[a], "--input") && v) {
+            if (!check_inputs(c, cmd, v) || strchr(v, ',')) {
+                if (strchr(v, ',')) fprintf(stderr, "ch%s %s: one input at a time\n", c->id, cmd);
+                return 2;
+            }
+            *input = v;
+            a++;
+        } else if ((r = axis_arg(c, cmd, argv[a], v, axes, alen)) != 0) {
+            if (r < 0) return 2;
+            a++;
+        } else {
+            fprintf(stderr, "ch%s %s: bad option '%s' (see: ch%s help)\n", c->id, cmd, argv[a], c->id);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 static int cmd_demo(const kit_chapter *c, int argc, char **argv)
 {
     const kit_device *d;
     size_t n = c->demo_n, l;
-    kit_pattern pat = KIT_UNIFORM;
-    char why[KIT_MSG], msg[KIT_MSG];
+    const char *input = NULL;
+    char why[KIT_MSG], axes[512] = "";
     double copy_gbps = 0;
+    kit_bench shape_src;
     cudaStream_t s;
     cudaError_t e;
-    int a, status = 0;
+    int status = 0;
 
-    for (a = 0; a < argc; a++) {
-        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
-        if (!strcmp(argv[a], "--n") && v) {
-            if (!kit_parse_size(v, &n, msg, sizeof msg)) {
-                fprintf(stderr, "ch%s demo: %s\n", c->id, msg);
-                return 2;
-            }
-            a++;
-        } else if (!strcmp(argv[a], "--pattern") && v) {
-            if (!kit_pattern_parse(v, &pat)) {
-                fprintf(stderr, "ch%s demo: unknown pattern '%s' (see: ch%s help)\n", c->id, v, c->id);
-                return 2;
-            }
-            a++;
-        } else {
-            fprintf(stderr, "ch%s demo: bad option '%s'\n", c->id, argv[a]);
-            return 2;
-        }
-    }
+    if (shape_args(c, "demo", argc, argv, &n, &input, axes, sizeof axes)) return 2;
     if (!kit_gpu_available(why, sizeof why)) {
         fprintf(stderr, "ch%s demo: %s: the demo times GPU steps and needs one\n", c->id, why);
         return 2;
@@ -376,8 +525,11 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
         fprintf(stderr, "ch%s demo: %s\n", c->id, cudaGetErrorString(e));
         return 1;
     }
+    memset(&shape_src, 0, sizeof shape_src);
+    shape_src.axes = axes[0] ? axes : NULL;
     for (l = 0; l < nmain(c) && status != 1; l++) {
-        int r = demo_ladder(c, c->ladders[l], n, pat, s, copy_gbps, d);
+        const kit_shape sh = kit_bench_shape(&shape_src, c->ladders[l]->P, n);
+        int r = demo_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d);
         if (r > status) status = r;
     }
     cudaStreamDestroy(s);
@@ -386,78 +538,82 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
 
 /* ---------------------------------------------------------------- profile */
 
-/* Run every step of the main ladder once (its verified run) at one size, for a
+/* Run every step of the main ladders once (its verified run) at one size, for a
  * profiler (make profile wraps this in Nsight Compute). */
 static int cmd_profile(const kit_chapter *c, int argc, char **argv)
 {
     size_t n = c->demo_n, i, l;
-    char why[KIT_MSG], msg[KIT_MSG];
-    void *ctx = NULL;
+    const char *input = NULL;
+    char why[KIT_MSG], msg[KIT_MSG], axes[512] = "";
+    kit_bench shape_src;
     cudaError_t e;
     int bad = 0;
-    if (argc == 2 && !strcmp(argv[0], "--n")) {
-        if (!kit_parse_size(argv[1], &n, msg, sizeof msg)) {
-            fprintf(stderr, "ch%s profile: %s\n", c->id, msg);
-            return 2;
-        }
-    } else if (argc != 0) {
-        fprintf(stderr, "ch%s profile: usage: ch%s profile [--n SIZE]\n", c->id, c->id);
-        return 2;
-    }
+    if (shape_args(c, "profile", argc, argv, &n, &input, axes, sizeof axes)) return 2;
     if (!kit_gpu_available(why, sizeof why)) {
         fprintf(stderr, "ch%s profile: %s\n", c->id, why);
         return 2;
     }
+    memset(&shape_src, 0, sizeof shape_src);
+    shape_src.axes = axes[0] ? axes : NULL;
     for (l = 0; l < nmain(c); l++) {
         const kit_ladder *L = c->ladders[l];
-        if ((e = L->setup(L, n, KIT_UNIFORM, 0x9F0Fu, 1, &ctx)) != cudaSuccess) {
+        const kit_shape sh = kit_bench_shape(&shape_src, L->P, n);
+        const kit_input *in = input ? kit_input_find(L->P, input) : &L->P->inputs[0];
+        kit_ctx *ctx = NULL;
+        if (!in) continue;
+        if ((e = kit_ctx_new(L, &sh, in, 0x9F0Fu, 1, &ctx)) != cudaSuccess) {
             fprintf(stderr, "ch%s profile %s: %s\n", c->id, L->id, cudaGetErrorString(e));
-            if (ctx) L->teardown(ctx);
+            kit_ctx_free(ctx);
             return 1;
         }
         for (i = 0; i < L->count; i++) {
             int ok = 0;
-            e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
+            e = kit_ctx_check(ctx, i, 0, &ok, msg, sizeof msg);
             printf("%-10s %-18s %s\n", L->id, L->step(L, i)->name,
                    e != cudaSuccess ? cudaGetErrorString(e) : ok ? "ok" : msg);
-            bad |= e != cudaSuccess || !ok;
+            bad |= e != cudaSuccess || (!ok && !(L->step(L, i)->flags & KIT_TIMING_ONLY));
         }
-        L->teardown(ctx);
-        ctx = NULL;
+        kit_ctx_free(ctx);
     }
     return bad;
 }
 
 /* --------------------------------------------------------------- sanitize */
 
+/* Every step of every table under the contract (offset pointers, guards, exact scratch,
+ * dirty scratch) at small odd sizes, every input of the main ladders' problems at the
+ * first sizes: what compute-sanitizer watches (make sanitize). */
 static int cmd_sanitize(const kit_chapter *c)
 {
     static const size_t main_sizes[] = {0, 1, 31, 33, 1025, 65543};
     static const size_t tune_sizes[] = {33, 4101};
     char why[KIT_MSG], msg[KIT_MSG];
-    size_t l, i, k, checked = 0, bad = 0;
+    size_t l, i, k, x, checked = 0, bad = 0;
     if (!kit_gpu_available(why, sizeof why)) {
         fprintf(stderr, "ch%s sanitize: %s\n", c->id, why);
         return 2;
     }
     for (l = 0; l < c->nladders; l++) {
         const kit_ladder *L = c->ladders[l];
-        const size_t *sizes = l < nmain(c) ? main_sizes : tune_sizes;
-        size_t nsizes = l < nmain(c) ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
+        const int main_ladder = l < nmain(c);
+        const size_t *sizes = main_ladder ? main_sizes : tune_sizes;
+        const size_t nsizes = main_ladder ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
         for (i = 0; i < L->count; i++)
-            for (k = 0; k < nsizes; k++) {
-                int ok = 0;
-                cudaError_t e = kit_ladder_verify(L, i, sizes[k], KIT_UNIFORM, 77 + k, &ok, msg,
-                                                  sizeof msg);
-                checked++;
-                if (e != cudaSuccess || !ok) {
-                    bad++;
-                    fprintf(stderr, "ch%s %s %s n=%zu: %s\n", c->id, L->id, L->step(L, i)->name,
-                            sizes[k], e != cudaSuccess ? cudaGetErrorString(e) : msg);
-                    if (e != cudaSuccess && !kit_recover())
-                        return 1;
+            for (k = 0; k < nsizes; k++)
+                for (x = 0; x < (main_ladder && k < 2 ? L->P->ninputs : 1); x++) {
+                    const kit_shape sh = kit_shape_default(L->P, sizes[k]);
+                    kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0};
+                    int ok = 0;
+                    cudaError_t e;
+                    if (sh.n > kit_step_max_n(L, i) || (L->step(L, i)->flags & KIT_TIMING_ONLY)) continue;
+                    e = kit_contract_step(L, i, &sh, &L->P->inputs[x], 77 + k, &o, &ok, msg, sizeof msg);
+                    checked++;
+                    if (e != cudaSuccess || !ok) {
+                        bad++;
+                        fprintf(stderr, "ch%s %s\n", c->id, msg);
+                        if (e != cudaSuccess && !kit_recover()) return 1;
+                    }
                 }
-            }
     }
     printf("ch%s sanitize: %zu step runs verified, %zu failed\n", c->id, checked, bad);
     return bad ? 1 : 0;

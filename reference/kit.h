@@ -92,7 +92,17 @@ typedef struct kit_step_info {
     const char *exercise; /* exercise id when the step is an exercise, else NULL */
     kit_step_kind kind;
     cudaError_t (*describe)(kit_kernel_desc *d); /* NULL when there is no single kernel */
+    unsigned flags;       /* KIT_TIMING_ONLY, KIT_UNORDERED (0 for most steps) */
+    size_t max_n;         /* largest n the step takes (0: its problem's max_n); past it the
+                             step returns cudaErrorInvalidValue before any launch */
 } kit_step_info;
+
+/* A variant timed for a comparison only (e.g. a kernel with a safety pass removed):
+ * verified and reported, but its result may be wrong by design. */
+#define KIT_TIMING_ONLY 1u
+/* The step's output order is not the CPU's (atomics): the problem's compare() checks it
+ * as a set.  Steps without it must keep the CPU's order. */
+#define KIT_UNORDERED 2u
 
 /* ---------------------------------------------------------------- timing */
 
@@ -205,6 +215,200 @@ const char *kit_size_str(size_t n, char *buf, size_t len);
  * raises the kernel's dynamic shared-memory limit as needed. */
 cudaError_t kit_force_residency(const void *kernel, int threads, size_t need, int R, size_t *bytes);
 
+/* --------------------------------------------------------- problems */
+
+/* A ladder solves one *problem*: what goes in and comes out (buffers), how inputs are
+ * generated (named inputs), its shape beyond n (axes), what it counts (metric), its timed
+ * phases, its CPU reference and its CPU baselines.  Steps differ only in how they run.
+ * From this declaration the harness does allocation, poison, guard zones, L2 rotation,
+ * verify-then-time, time budgets, per-input sweeps, the CSV and the contract suite
+ * (docs/architecture.md has a worked example). */
+
+#define KIT_MAX_AXES 4
+#define KIT_MAX_BUFS 8
+#define KIT_MAX_PHASES 4
+
+/* The problem's size: n (its main count) and the values of its other axes, in the order
+ * the problem declares them. */
+typedef struct kit_shape {
+    size_t n;
+    double v[KIT_MAX_AXES];
+} kit_shape;
+
+/* An axis beyond n: e.g. queries, k, dim, key type, pairs, selection fraction p. */
+typedef struct kit_axis {
+    const char *name;           /* command-line flag --NAME and CSV "shape" key */
+    const char *what;           /* one line for --help */
+    double def;                 /* default value */
+    double lo, hi;              /* accepted range */
+    const char *const *labels;  /* NULL, or names of the values 0, 1, ... (NULL-terminated) */
+} kit_axis;
+
+/* A named input: e.g. "uniform", "image-dark", "p=0.50".  arg is the problem's own id
+ * (a kit_pattern, an image kind ...), read by its fill(). */
+typedef struct kit_input {
+    const char *name;
+    const char *what;
+    int arg;
+    double value; /* a number the input carries (e.g. a density), for fill() */
+} kit_input;
+
+typedef enum kit_role { KIT_IN = 0, KIT_OUT = 1 } kit_role;
+
+/* A buffer of the problem.  Inputs are filled on the host and copied to the device
+ * (rotated for timing); outputs are poisoned, surrounded by guard zones, fetched and
+ * compared.  count(sh) elements of elem bytes; NULL count means sh->n elements. */
+typedef struct kit_buffer {
+    const char *name;
+    kit_role role;
+    size_t elem;
+    size_t (*count)(const kit_shape *sh);
+} kit_buffer;
+
+typedef struct kit_problem kit_problem;
+typedef struct kit_ladder kit_ladder;
+
+/* Host views of the buffers, in declaration order: in[k] for inputs, and for outputs
+ * the CPU reference (want) or what a step wrote (got). */
+typedef struct kit_host {
+    void *buf[KIT_MAX_BUFS];
+} kit_host;
+
+/* A CPU baseline: computes the outputs from the inputs in h (both in h->buf). */
+typedef struct kit_cpu {
+    const char *name;
+    void (*run)(const kit_problem *P, kit_host *h, const kit_shape *sh);
+} kit_cpu;
+
+struct kit_problem {
+    const char *name;              /* "copy", "scan-u32" ... */
+    const kit_buffer *bufs;        /* inputs and outputs */
+    size_t nbufs;
+    const kit_input *inputs;       /* the named inputs; inputs[0] is the default */
+    size_t ninputs;
+    const kit_axis *axes;          /* axes beyond n (may be 0) */
+    size_t naxes;
+    const char *unit;              /* what one item is: "elements", "keys", "queries" */
+    /* items one run processes (NULL: n), for the items/s column */
+    double (*items)(const kit_problem *P, const kit_shape *sh);
+    const char *phases[KIT_MAX_PHASES]; /* timed phases; {NULL}: one phase, "run" */
+    size_t max_n;                  /* largest n of the problem (0: no limit but memory) */
+    /* fill the inputs (h->buf[k] of every KIT_IN buffer) for input in */
+    void (*fill)(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                 uint64_t seed);
+    /* the CPU reference: outputs (h->buf[k] of every KIT_OUT buffer) from the inputs */
+    void (*reference)(const kit_problem *P, kit_host *h, const kit_shape *sh);
+    /* compare what a step wrote (got) with the reference (want; inputs in both); NULL:
+     * every output equal byte for byte, first mismatch reported as elements */
+    int (*compare)(const kit_problem *P, const kit_host *want, const kit_host *got,
+                   const kit_shape *sh, unsigned step_flags, char *msg, size_t len);
+    const kit_cpu *cpu;            /* serial CPU baselines (may be 0) */
+    size_t ncpu;
+    const void *arg;               /* the problem's own data (e.g. a scan's mode) */
+};
+
+/* A ladder: a table of steps that solve one problem. */
+struct kit_ladder {
+    const char *id;      /* "copy", "copy-ilp", ... (CSV step prefix for tuning tables) */
+    const char *title;   /* human title */
+    size_t count;        /* number of steps */
+    const void *table;   /* the chapter's typed step table */
+    const kit_problem *P;
+    const kit_step_info *(*step)(const kit_ladder *L, size_t i);
+    /* bytes step i must move for shape sh (GB/s and % of copy bandwidth) */
+    double (*bytes)(const kit_ladder *L, size_t i, const kit_shape *sh);
+    /* scratch step i needs (NULL: none) */
+    size_t (*scratch)(const kit_ladder *L, size_t i, const kit_shape *sh);
+    /* run phase ph of step i on device buffers dev[k] (declaration order) */
+    cudaError_t (*run)(const kit_ladder *L, size_t i, int ph, void *const *dev,
+                       const kit_shape *sh, void *scratch, cudaStream_t s);
+    /* the CPU reference when it differs from step to step (NULL: the problem's) */
+    void (*reference)(const kit_ladder *L, size_t i, kit_host *want, const kit_shape *sh);
+    double budget_ms;    /* bench: skip a step whose run would take longer (0: never) */
+    const void *arg;     /* the ladder's own data */
+};
+
+/* The kit's word patterns (kit_pattern) as named inputs, arg = the pattern, in enum order. */
+extern const kit_input kit_pattern_inputs[KIT_PATTERN_COUNT];
+/* A fill() for problems whose inputs are plain words or bytes: every KIT_IN buffer of
+ * 4-byte elements gets kit_fill_u32 of pattern in->arg, of 1-byte elements kit_fill_u8
+ * (seed + k for buffer k). */
+void kit_fill_patterns(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                       uint64_t seed);
+
+/* The shape with every axis at its default. */
+kit_shape kit_shape_default(const kit_problem *P, size_t n);
+/* "k=8 dim=3" (empty without axes): the CSV's shape column. */
+const char *kit_shape_str(const kit_problem *P, const kit_shape *sh, char *buf, size_t len);
+/* Value of the axis named name, or def when the problem has none. */
+double kit_shape_get(const kit_problem *P, const kit_shape *sh, const char *name, double def);
+/* The input named name, or NULL. */
+const kit_input *kit_input_find(const kit_problem *P, const char *name);
+/* Number of phases (1 when none are declared) and the name of phase ph. */
+int kit_nphases(const kit_problem *P);
+const char *kit_phase_name(const kit_problem *P, int ph);
+/* Elements of buffer k at shape sh. */
+size_t kit_buf_count(const kit_problem *P, size_t k, const kit_shape *sh);
+/* Largest n step i of L takes. */
+size_t kit_step_max_n(const kit_ladder *L, size_t i);
+
+/* ---------------------------------------------------------- contexts */
+
+/* A problem instance: host inputs and reference, device copies (rot rotations), and the
+ * scratch.  rot == 0 gives a host-only context (CPU baselines, no device memory). */
+typedef struct kit_ctx kit_ctx;
+cudaError_t kit_ctx_new(const kit_ladder *L, const kit_shape *sh, const kit_input *in,
+                        uint64_t seed, int rot, kit_ctx **out);
+void kit_ctx_free(kit_ctx *c);
+const kit_shape *kit_ctx_shape(const kit_ctx *c);
+kit_host *kit_ctx_inputs(kit_ctx *c);      /* host inputs (outputs: scratch space) */
+const kit_host *kit_ctx_want(const kit_ctx *c);
+/* Make c serve ladder L (same problem): grows the scratch to L's largest need. */
+cudaError_t kit_ctx_use(kit_ctx *c, const kit_ladder *L);
+/* Run all phases of step i once on poisoned outputs (guard zones around them), fetch
+ * and compare with the reference, check the guards. */
+cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
+/* Enqueue phase ph of step i on rotation rep % rot (no checks). */
+cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s);
+/* Run CPU baseline v once on the host inputs. */
+void kit_ctx_cpu(kit_ctx *c, int v);
+
+/* Set up, check step i once on (shape, input, seed), tear down. */
+cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh,
+                              const kit_input *in, uint64_t seed, int *ok, char *msg, size_t len);
+/* Check step i on c, then time each of its phases (phases before ph run untimed first). */
+cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
+                               kit_timing *t /* [nphases] */, int *ok, char *msg, size_t len);
+/* How many input copies to rotate through so that timing sees DRAM, not L2. */
+int kit_rotations(double bytes_per_run);
+/* Resident blocks per SM of a step's main kernel (occupancy API, from its
+ * describe()), or 0 when it has none or the query fails (no error left). */
+int kit_step_blocks_per_sm(const kit_step_info *s);
+
+/* ---------------------------------------------------------- contract */
+
+/* What the contract suite varies (kit_contract_step). */
+typedef struct kit_contract_opts {
+    size_t offset_elems; /* offset of every buffer from a 256-byte boundary, in elements */
+    size_t offset_bytes; /* extra byte offset for buffers of 1-byte elements (0..15) */
+    int busy_stream;     /* run on a created non-blocking stream behind a busy kernel */
+} kit_contract_opts;
+
+/* The contract every public step keeps, checked at one shape: buffers placed at the given
+ * offsets with guard zones before and after every one of them, the scratch exactly
+ * scratch_bytes with a guard after it; outputs poisoned; one run compared with the CPU
+ * reference, the inputs left unchanged, every guard intact; then a second run on the
+ * dirty scratch (outputs poisoned again) compared again.  ok = 0 and a message naming the
+ * step, n and the offsets on any failure; a CUDA error is returned. */
+cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh,
+                              const kit_input *in, uint64_t seed, const kit_contract_opts *o,
+                              int *ok, char *msg, size_t len);
+/* Past the step's largest n: the run must return cudaErrorInvalidValue without a launch
+ * (checked on small real buffers). */
+cudaError_t kit_contract_refusal(const kit_ladder *L, size_t i, int *ok, char *msg, size_t len);
+/* A kernel that keeps stream s busy for about ms milliseconds (contract tests). */
+cudaError_t kit_busy(cudaStream_t s, double ms);
+
 /* ----------------------------------------------------------------- bench */
 
 typedef struct kit_bench {
@@ -218,81 +422,55 @@ typedef struct kit_bench {
     double copy_gbps;     /* cudaMemcpy D2D bandwidth measured in this run */
     size_t copy_probe_n;  /* words copied by the probe */
     cudaStream_t stream;
-    FILE *csv;            /* current experiment's CSV */
+    FILE *csv;            /* current experiment's CSV (written as NAME.csv.tmp) */
     char csv_path[1024];
     int tty;              /* progress goes to a terminal */
     int rows, failed;     /* rows written, rows whose verification failed */
     int param_occupancy;  /* append " blocks/SM=R" (occupancy API) to each step's param */
+    const char *inputs;   /* --input a,b: overrides the experiments' inputs (NULL: theirs) */
+    const char *axes;     /* --AXIS value pairs as "name=value ...", applied to every shape */
+    kit_ctx *cache;       /* the last context, reused while problem, shape and input match */
+    /* the last rows' throughput per step (for summaries), set by kit_ladder_point */
+    double last_gbps[1024], last_rate[1024];
 } kit_bench;
 
-/* The CSV header every chapter writes (docs/architecture.md). */
-#define KIT_CSV_HEADER "chapter,step,param,n,bytes,ms_median,ms_min,gbps,gelem_s,pct_copy,verified,gpu"
+/* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */
+#define KIT_CSV_HEADER                                                                     \
+    "chapter,step,param,input,n,shape,phase,bytes,ms_median,ms_min,gbps,items_s,unit,"  \
+    "pct_copy,verified,gpu"
 
 /* Measure cudaMemcpy D2D of n 32-bit words (bytes read + written) / time. */
 cudaError_t kit_copy_probe(size_t n, cudaStream_t s, int reps, double *gbps);
-/* Open outdir/<name>.csv, write the header and the copy-bandwidth row. */
+/* Open outdir/<name>.csv.tmp, write the header and the copy-bandwidth row. */
 cudaError_t kit_bench_begin(kit_bench *b, const char *name);
-void kit_bench_end(kit_bench *b);
-/* One CSV row; t may be NULL for a row that could not be timed. */
-void kit_bench_row(kit_bench *b, const char *step, const char *param, size_t n, double bytes,
-                   double elems, const kit_timing *t, const char *verified);
+/* Close the CSV; keep it (rename NAME.csv.tmp to NAME.csv) when keep, else remove it. */
+void kit_bench_end(kit_bench *b, int keep);
+/* One CSV row (t may be NULL for a row that could not be timed). */
+typedef struct kit_row {
+    const char *step, *param, *input, *shape, *phase, *unit, *verified;
+    size_t n;
+    double bytes, items;
+    const kit_timing *t;
+} kit_row;
+void kit_bench_row(kit_bench *b, const kit_row *r);
 /* Progress on stderr: one rewritten line on a terminal, plain lines otherwise. */
 void kit_progress(kit_bench *b, const char *fmt, ...);
 void kit_progress_done(kit_bench *b);
+/* The shape of the sweeps: n and the axes' defaults, with --AXIS overrides applied. */
+kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n);
 
-/* ---------------------------------------------------------------- ladder */
-
-/* A chapter's steps seen through one generic interface.  The chapter owns the
- * typed table (table) and the context; the harness drives tests, sweeps, the
- * demo and the sanitizer run through these callbacks only. */
-typedef struct kit_ladder kit_ladder;
-struct kit_ladder {
-    const char *id;      /* "copy", "copy-ilp", ... (CSV step prefix for tuning tables) */
-    const char *title;   /* human title */
-    size_t count;        /* number of steps */
-    const void *table;   /* the chapter's typed step table */
-    const kit_step_info *(*step)(const kit_ladder *L, size_t i);
-    /* bytes step i must move, and elements it processes, for size n */
-    double (*bytes)(const kit_ladder *L, size_t i, size_t n);
-    double (*elems)(const kit_ladder *L, size_t n);
-    /* allocate and fill inputs of size n (rotations copies of the inputs for
-     * timing out of L2), compute the CPU reference.  rotations == 0 means a
-     * host-only context (no device memory): only cpu() may be called. */
-    cudaError_t (*setup)(const kit_ladder *L, size_t n, kit_pattern p, uint64_t seed,
-                         int rotations, void **ctx);
-    /* the timed region for step i */
-    cudaError_t (*launch)(void *ctx, size_t i, int rep, cudaStream_t s);
-    /* poison outputs, run step i once, compare with the CPU reference */
-    cudaError_t (*check)(void *ctx, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
-    /* serial CPU baselines, run once on the context's inputs: variant v of
-     * cpu_names (NULL-terminated; cpu may be NULL when there is none) */
-    void (*cpu)(void *ctx, int v);
-    const char *cpu_names[4];
-    void (*teardown)(void *ctx);
-};
-
-/* Set up, check step i once on (n, pattern, seed), tear down. */
-cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, size_t n, kit_pattern p,
-                              uint64_t seed, int *ok, char *msg, size_t len);
-/* Check step i of L on ctx (poisoned outputs vs the CPU reference), then time
- * it: warmup runs, then the median and minimum of reps runs. */
-cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStream_t s,
-                               int warmup, int reps, kit_timing *t, int *ok, char *msg,
-                               size_t len);
-/* Time CPU baseline v of L on ctx (at most reps runs or max_s seconds). */
-void kit_ladder_time_cpu(const kit_ladder *L, void *ctx, int v, int reps, double max_s,
-                         kit_timing *t);
-/* How many input copies to rotate through so that timing sees DRAM, not L2. */
-int kit_rotations(double bytes_per_run);
-/* Resident blocks per SM of a step's main kernel (occupancy API, from its
- * describe()), or 0 when it has none or the query fails (no error left). */
-int kit_step_blocks_per_sm(const kit_step_info *s);
-/* Time (and verify) every step of L, the CPU baseline when with_cpu, for
- * n = 2^lo .. 2^hi, into the open CSV. */
-cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi, kit_pattern p,
-                             int with_cpu);
-/* Time and verify the given steps at one n into the open CSV (for tuning tables). */
-cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, size_t n, kit_pattern p);
+/* Time (and verify) every step of L, and its CPU baselines when with_cpu (up to cpu_max_n;
+ * 0: every n), for n = 2^lo .. 2^hi, on each input of the comma list inputs (NULL: the
+ * problem's first; --input overrides), into the open CSV. */
+cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi,
+                             const char *inputs, int with_cpu, size_t cpu_max_n);
+/* Time and verify every step of L at shape sh on one input (for tuning tables); each
+ * step's GB/s and items/s (0: failed or skipped) land in b->last_gbps/last_rate. */
+cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
+                             const char *input);
+/* Time the CPU baselines of L's problem at shape sh on one input into the open CSV. */
+cudaError_t kit_ladder_cpu_rows(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
+                                const char *input);
 
 /* ------------------------------------------------------------- chapters */
 

@@ -1,23 +1,333 @@
-/* ladder.c - drive any chapter's step table through the kit_ladder interface:
- * one verified run, throughput sweeps and single-size points. */
+/* ladder.c - the one adaptor between a chapter's declared problem and the GPU: contexts
+ * (host inputs and reference, rotated device copies, guarded outputs, scratch), the
+ * verified run, timing per phase, and the bench drivers (sweeps, points, CPU rows). */
+#define _POSIX_C_SOURCE 200809L
 #include "kit.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, size_t n, kit_pattern p,
-                              uint64_t seed, int *ok, char *msg, size_t len)
+/* Guard zone before and after every device output, in bytes (a multiple of 256, so an
+ * output keeps the base allocation's alignment). */
+#define GUARD 1024
+
+/* ------------------------------------------------------------ shapes */
+
+kit_shape kit_shape_default(const kit_problem *P, size_t n)
 {
-    void *ctx = NULL;
+    kit_shape sh;
+    size_t a;
+    memset(&sh, 0, sizeof sh);
+    sh.n = n;
+    for (a = 0; a < P->naxes && a < KIT_MAX_AXES; a++) sh.v[a] = P->axes[a].def;
+    return sh;
+}
+
+const char *kit_shape_str(const kit_problem *P, const kit_shape *sh, char *buf, size_t len)
+{
+    size_t a, k = 0;
+    buf[0] = '\0';
+    for (a = 0; a < P->naxes && a < KIT_MAX_AXES && k < len; a++) {
+        const kit_axis *x = &P->axes[a];
+        const double v = sh->v[a];
+        int w;
+        if (x->labels && v >= 0 && v == floor(v)) {
+            size_t j = 0;
+            while (x->labels[j] && j < (size_t)v) j++;
+            w = snprintf(buf + k, len - k, "%s%s=%s", a ? " " : "", x->name,
+                         x->labels[j] ? x->labels[j] : "?");
+        } else {
+            w = snprintf(buf + k, len - k, "%s%s=%g", a ? " " : "", x->name, v);
+        }
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    return buf;
+}
+
+double kit_shape_get(const kit_problem *P, const kit_shape *sh, const char *name, double def)
+{
+    size_t a;
+    for (a = 0; a < P->naxes && a < KIT_MAX_AXES; a++)
+        if (strcmp(P->axes[a].name, name) == 0) return sh->v[a];
+    return def;
+}
+
+const kit_input *kit_input_find(const kit_problem *P, const char *name)
+{
+    size_t i;
+    for (i = 0; name && i < P->ninputs; i++)
+        if (strcmp(P->inputs[i].name, name) == 0) return &P->inputs[i];
+    return NULL;
+}
+
+int kit_nphases(const kit_problem *P)
+{
+    int k = 0;
+    while (k < KIT_MAX_PHASES && P->phases[k]) k++;
+    return k ? k : 1;
+}
+
+const char *kit_phase_name(const kit_problem *P, int ph)
+{
+    return ph < KIT_MAX_PHASES && P->phases[ph] ? P->phases[ph] : "run";
+}
+
+size_t kit_buf_count(const kit_problem *P, size_t k, const kit_shape *sh)
+{
+    return P->bufs[k].count ? P->bufs[k].count(sh) : sh->n;
+}
+
+size_t kit_step_max_n(const kit_ladder *L, size_t i)
+{
+    const size_t m = L->step(L, i)->max_n;
+    return m ? m : L->P->max_n ? L->P->max_n : SIZE_MAX;
+}
+
+const kit_input kit_pattern_inputs[KIT_PATTERN_COUNT] = {
+    {"uniform", "uniform random words", KIT_UNIFORM, 0},
+    {"zeros", "all zero", KIT_ZEROS, 0},
+    {"linear", "0, 1, 2, ...", KIT_LINEAR, 0},
+    {"low-entropy", "AND of three random words (bits biased to 0)", KIT_LOW_ENTROPY, 0},
+    {"identical", "one random value repeated", KIT_IDENTICAL, 0},
+    {"sorted", "non-decreasing random", KIT_SORTED, 0},
+    {"reverse", "non-increasing random", KIT_REVERSE, 0},
+    {"few-unique", "drawn from 16 distinct values", KIT_FEW_UNIQUE, 0},
+    {"alternating", "0, ~0, 0, ~0, ...", KIT_ALTERNATING, 0},
+};
+
+void kit_fill_patterns(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                       uint64_t seed)
+{
+    size_t k;
+    for (k = 0; k < P->nbufs; k++) {
+        const size_t n = kit_buf_count(P, k, sh);
+        if (P->bufs[k].role != KIT_IN) continue;
+        if (P->bufs[k].elem == 4) kit_fill_u32((uint32_t *)h->buf[k], n, (kit_pattern)in->arg, seed + k);
+        else if (P->bufs[k].elem == 1) kit_fill_u8((uint8_t *)h->buf[k], n, (kit_pattern)in->arg, seed + k);
+    }
+}
+
+/* ---------------------------------------------------------- contexts */
+
+struct kit_ctx {
+    const kit_ladder *L;
+    const kit_problem *P;
+    kit_shape sh;
+    const kit_input *in;
+    uint64_t seed;
+    int rot;
+    size_t bytes[KIT_MAX_BUFS];   /* payload bytes of each buffer */
+    kit_host want, got;           /* inputs shared; outputs: reference / fetched */
+    unsigned char *raw[KIT_MAX_BUFS]; /* host outputs as fetched, guards included */
+    void **dev[KIT_MAX_BUFS];     /* rot allocations per buffer (outputs: guards included) */
+    void *scratch;
+    size_t scratch_bytes;
+};
+
+const kit_shape *kit_ctx_shape(const kit_ctx *c) { return &c->sh; }
+kit_host *kit_ctx_inputs(kit_ctx *c) { return &c->got; }
+const kit_host *kit_ctx_want(const kit_ctx *c) { return &c->want; }
+
+void kit_ctx_free(kit_ctx *c)
+{
+    size_t k;
+    if (!c) return;
+    for (k = 0; k < c->P->nbufs; k++) {
+        kit_dev_free_copies(c->dev[k], c->rot);
+        if (c->P->bufs[k].role == KIT_IN) free(c->want.buf[k]);
+        else {
+            free(c->want.buf[k]);
+            free(c->raw[k]);
+        }
+    }
+    if (c->scratch) cudaFree(c->scratch); /* host-only contexts make no CUDA call */
+    free(c);
+}
+
+static size_t step_scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
+{
+    return L->scratch ? L->scratch(L, i, sh) : 0;
+}
+
+cudaError_t kit_ctx_use(kit_ctx *c, const kit_ladder *L)
+{
+    size_t i, need = 0;
+    if (L->P != c->P) return cudaErrorInvalidValue;
+    c->L = L;
+    if (c->rot == 0) return cudaSuccess;
+    for (i = 0; i < L->count; i++) {
+        const size_t b = step_scratch(L, i, &c->sh);
+        if (b > need) need = b;
+    }
+    if (need > c->scratch_bytes) {
+        if (c->scratch) cudaFree(c->scratch);
+        c->scratch = NULL;
+        c->scratch_bytes = 0;
+        KIT_TRY(cudaMalloc(&c->scratch, need));
+        c->scratch_bytes = need;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t kit_ctx_new(const kit_ladder *L, const kit_shape *sh, const kit_input *in,
+                        uint64_t seed, int rot, kit_ctx **out)
+{
+    const kit_problem *P = L->P;
+    kit_ctx *c = (kit_ctx *)calloc(1, sizeof *c);
+    size_t k;
+    *out = c;
+    if (!c) return cudaErrorMemoryAllocation;
+    c->L = L;
+    c->P = P;
+    c->sh = *sh;
+    c->in = in ? in : &P->inputs[0];
+    c->seed = seed;
+    if (P->nbufs > KIT_MAX_BUFS) return cudaErrorInvalidValue;
+    for (k = 0; k < P->nbufs; k++) {
+        const size_t b = kit_buf_count(P, k, sh) * P->bufs[k].elem;
+        c->bytes[k] = b;
+        if (P->bufs[k].role == KIT_IN) {
+            c->want.buf[k] = c->got.buf[k] = malloc(b ? b : 1);
+            if (!c->want.buf[k]) return cudaErrorMemoryAllocation;
+        } else {
+            c->want.buf[k] = malloc(b ? b : 1);
+            c->raw[k] = (unsigned char *)malloc(b + 2 * GUARD);
+            if (!c->want.buf[k] || !c->raw[k]) return cudaErrorMemoryAllocation;
+            c->got.buf[k] = c->raw[k] + GUARD;
+        }
+    }
+    P->fill(P, &c->want, sh, c->in, seed);
+    P->reference(P, &c->want, sh);
+    if (rot == 0) return cudaSuccess; /* host only: the CPU baselines */
+    c->rot = rot;
+    for (k = 0; k < P->nbufs; k++) {
+        if (P->bufs[k].role == KIT_IN)
+            KIT_TRY(kit_dev_copies(&c->dev[k], rot, c->want.buf[k], c->bytes[k], c->bytes[k]));
+        else
+            KIT_TRY(kit_dev_copies(&c->dev[k], rot, NULL, 0, c->bytes[k] + 2 * GUARD));
+    }
+    return kit_ctx_use(c, L);
+}
+
+/* the device pointers of rotation r, outputs past their front guard */
+static void dev_ptrs(const kit_ctx *c, int r, void **p)
+{
+    size_t k;
+    for (k = 0; k < c->P->nbufs; k++)
+        p[k] = c->P->bufs[k].role == KIT_IN ? c->dev[k][r] : (char *)c->dev[k][r] + GUARD;
+}
+
+cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s)
+{
+    void *p[KIT_MAX_BUFS];
+    if (c->rot < 1) return cudaErrorInvalidValue;
+    dev_ptrs(c, rep % c->rot, p);
+    return c->L->run(c->L, i, ph, p, &c->sh, c->scratch, s);
+}
+
+static cudaError_t run_all_phases(kit_ctx *c, size_t i, int rep, cudaStream_t s)
+{
+    int ph;
+    for (ph = 0; ph < kit_nphases(c->P); ph++) KIT_TRY(kit_ctx_launch(c, i, ph, rep, s));
+    return cudaSuccess;
+}
+
+/* Every byte of a[0..n) equals the poison byte; else 0 and where it was written. */
+static int guard_intact(const unsigned char *a, size_t n, const char *what, const char *buf,
+                        char *msg, size_t len)
+{
+    size_t j;
+    for (j = 0; j < n; j++)
+        if (a[j] != KIT_POISON_BYTE) {
+            snprintf(msg, len, "%s guard of %s written at byte %zu of %zu", what, buf, j, n);
+            return 0;
+        }
+    return 1;
+}
+
+/* byte-exact compare of one output, reported in elements of elem bytes */
+static int compare_bytes(const void *got, const void *want, size_t bytes, size_t elem,
+                         const char *name, char *msg, size_t len)
+{
+    char inner[KIT_MSG];
+    int ok;
+    if (elem == 1) ok = kit_cmp_u8((const uint8_t *)got, (const uint8_t *)want, bytes, inner, sizeof inner);
+    else if (elem % 4 == 0)
+        ok = kit_cmp_u32((const uint32_t *)got, (const uint32_t *)want, bytes / 4, inner, sizeof inner);
+    else ok = memcmp(got, want, bytes) == 0;
+    if (ok) return 1;
+    if (elem > 4 && elem % 4 == 0)
+        snprintf(msg, len, "%s (as 32-bit words, element = word / %zu): %s", name, elem / 4, inner);
+    else if (elem % 4 == 0 || elem == 1) snprintf(msg, len, "%s: %s", name, inner);
+    else snprintf(msg, len, "%s differs", name);
+    return 0;
+}
+
+int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
+                        const kit_shape *sh, unsigned flags, char *msg, size_t len);
+int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
+                        const kit_shape *sh, unsigned flags, char *msg, size_t len)
+{
+    size_t k;
+    if (P->compare) return P->compare(P, want, got, sh, flags, msg, len);
+    for (k = 0; k < P->nbufs; k++) {
+        const kit_buffer *b = &P->bufs[k];
+        if (b->role != KIT_OUT) continue;
+        if (!compare_bytes(got->buf[k], want->buf[k], kit_buf_count(P, k, sh) * b->elem, b->elem,
+                           b->name, msg, len))
+            return 0;
+    }
+    return 1;
+}
+
+cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
+{
+    const kit_problem *P = c->P;
+    size_t k;
+    *ok = 0;
+    if (msg && len) msg[0] = '\0';
+    if (c->rot < 1 || i >= c->L->count) return cudaErrorInvalidValue;
+    for (k = 0; k < P->nbufs; k++)
+        if (P->bufs[k].role == KIT_OUT)
+            KIT_TRY(kit_poison(c->dev[k][0], c->bytes[k] + 2 * GUARD, s));
+    KIT_TRY(run_all_phases(c, i, 0, s));
+    for (k = 0; k < P->nbufs; k++)
+        if (P->bufs[k].role == KIT_OUT)
+            KIT_TRY(kit_fetch(c->raw[k], c->dev[k][0], c->bytes[k] + 2 * GUARD, s));
+    KIT_TRY(cudaStreamSynchronize(s));
+    for (k = 0; k < P->nbufs; k++)
+        if (P->bufs[k].role == KIT_OUT &&
+            (!guard_intact(c->raw[k], GUARD, "front", P->bufs[k].name, msg, len) ||
+             !guard_intact(c->raw[k] + GUARD + c->bytes[k], GUARD, "back", P->bufs[k].name, msg, len)))
+            return cudaSuccess;
+    if (c->L->reference) c->L->reference(c->L, i, &c->want, &c->sh);
+    *ok = kit_compare_outputs(P, &c->want, &c->got, &c->sh, c->L->step(c->L, i)->flags, msg, len);
+    return cudaSuccess;
+}
+
+void kit_ctx_cpu(kit_ctx *c, int v)
+{
+    c->P->cpu[v].run(c->P, &c->got, &c->sh);
+}
+
+cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh,
+                              const kit_input *in, uint64_t seed, int *ok, char *msg, size_t len)
+{
+    kit_ctx *c = NULL;
     cudaError_t e;
     *ok = 0;
     if (msg && len) msg[0] = '\0';
     if (i >= L->count) return cudaErrorInvalidValue;
-    e = L->setup(L, n, p, seed, 1, &ctx);
-    if (e == cudaSuccess) e = L->check(ctx, i, 0, ok, msg, len);
-    if (ctx) L->teardown(ctx);
+    e = kit_ctx_new(L, sh, in, seed, 1, &c);
+    if (e == cudaSuccess) e = kit_ctx_check(c, i, 0, ok, msg, len);
+    kit_ctx_free(c);
     return e;
 }
+
+/* ------------------------------------------------------------ timing */
 
 int kit_rotations(double bytes_per_run)
 {
@@ -34,27 +344,37 @@ int kit_rotations(double bytes_per_run)
 }
 
 typedef struct launch_arg {
-    const kit_ladder *L;
-    void *ctx;
+    kit_ctx *c;
     size_t step;
+    int ph;
 } launch_arg;
 
-static cudaError_t launch_step(void *a, int rep, cudaStream_t s)
+static cudaError_t launch_phase(void *a, int rep, cudaStream_t s)
 {
     launch_arg *la = (launch_arg *)a;
-    return la->L->launch(la->ctx, la->step, rep, s);
+    return kit_ctx_launch(la->c, la->step, la->ph, rep, s);
 }
 
-cudaError_t kit_ladder_measure(const kit_ladder *L, void *ctx, size_t i, cudaStream_t s,
-                               int warmup, int reps, kit_timing *t, int *ok, char *msg,
-                               size_t len)
+static cudaError_t launch_whole(void *a, int rep, cudaStream_t s)
+{
+    launch_arg *la = (launch_arg *)a;
+    return run_all_phases(la->c, la->step, rep, s);
+}
+
+cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
+                               kit_timing *t, int *ok, char *msg, size_t len)
 {
     launch_arg la;
-    la.L = L;
-    la.ctx = ctx;
+    int ph, q;
+    KIT_TRY(kit_ctx_check(c, i, s, ok, msg, len));
+    la.c = c;
     la.step = i;
-    KIT_TRY(L->check(ctx, i, s, ok, msg, len));
-    return kit_time_gpu(launch_step, &la, s, warmup, reps, t);
+    for (ph = 0; ph < kit_nphases(c->P); ph++) {
+        for (q = 0; q < ph; q++) KIT_TRY(kit_ctx_launch(c, i, q, 0, s)); /* earlier phases */
+        la.ph = ph;
+        KIT_TRY(kit_time_gpu(launch_phase, &la, s, warmup, reps, &t[ph]));
+    }
+    return cudaSuccess;
 }
 
 int kit_step_blocks_per_sm(const kit_step_info *s)
@@ -70,6 +390,69 @@ int kit_step_blocks_per_sm(const kit_step_info *s)
     return per_sm;
 }
 
+/* ------------------------------------------------------------- bench */
+
+kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n)
+{
+    kit_shape sh = kit_shape_default(P, n);
+    size_t a;
+    if (!b->axes) return sh;
+    for (a = 0; a < P->naxes && a < KIT_MAX_AXES; a++) { /* "name=value name=value" */
+        const char *p = b->axes;
+        const size_t m = strlen(P->axes[a].name);
+        while ((p = strstr(p, P->axes[a].name)) != NULL) {
+            if ((p == b->axes || p[-1] == ' ') && p[m] == '=') {
+                sh.v[a] = strtod(p + m + 1, NULL);
+                break;
+            }
+            p += m;
+        }
+    }
+    return sh;
+}
+
+/* the seed of an input at a size: the same (n, input) gives the same data in every
+ * experiment, so a context can be reused across them */
+static uint64_t input_seed(size_t n, const kit_input *in, const kit_problem *P)
+{
+    return 0x5EED0000ull + (uint64_t)n * 0x9E37ull + (uint64_t)(in - P->inputs);
+}
+
+static int same_shape(const kit_problem *P, const kit_shape *a, const kit_shape *b)
+{
+    size_t k;
+    if (a->n != b->n) return 0;
+    for (k = 0; k < P->naxes && k < KIT_MAX_AXES; k++)
+        if (a->v[k] != b->v[k]) return 0;
+    return 1;
+}
+
+/* the bench's context for (L's problem, shape, input): the cached one when it matches */
+static cudaError_t bench_ctx(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
+                             const kit_input *in, kit_ctx **out)
+{
+    kit_ctx *c = b->cache;
+    if (c && c->P == L->P && c->in == in && same_shape(L->P, &c->sh, sh) &&
+        (c->rot > 0) == (b->gpu != 0)) {
+        *out = c;
+        return kit_ctx_use(c, L);
+    }
+    kit_ctx_free(c);
+    b->cache = NULL;
+    c = NULL;
+    {
+        const cudaError_t e = kit_ctx_new(L, sh, in, input_seed(sh->n, in, L->P),
+                                          b->gpu ? kit_rotations(L->bytes(L, 0, sh)) : 0, &c);
+        if (e != cudaSuccess) {
+            kit_ctx_free(c);
+            return e;
+        }
+    }
+    b->cache = c;
+    *out = c;
+    return cudaSuccess;
+}
+
 /* The step's param, with its resident blocks per SM when the experiment asks. */
 static const char *step_param(const kit_bench *b, const kit_step_info *s, char *buf, size_t len)
 {
@@ -79,98 +462,231 @@ static const char *step_param(const kit_bench *b, const kit_step_info *s, char *
     return buf;
 }
 
-/* Verify then time steps [0, count) of L on an existing context. */
-static cudaError_t time_steps(kit_bench *b, const kit_ladder *L, void *ctx, size_t n)
+static double items_of(const kit_problem *P, const kit_shape *sh)
 {
+    return P->items ? P->items(P, sh) : (double)sh->n;
+}
+
+/* one row per phase of step i (t NULL: untimed, verified says why) */
+static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
+                      const char *verified)
+{
+    const kit_ladder *L = c->L;
+    const kit_step_info *s = L->step(L, i);
+    char pbuf[256], shape[256], unit[64];
+    kit_row r;
+    int ph;
+    snprintf(unit, sizeof unit, "%s/s", c->P->unit ? c->P->unit : "elements");
+    memset(&r, 0, sizeof r);
+    r.step = s->name;
+    r.param = step_param(b, s, pbuf, sizeof pbuf);
+    r.input = c->in->name;
+    r.shape = kit_shape_str(c->P, &c->sh, shape, sizeof shape);
+    r.unit = unit;
+    r.verified = verified;
+    r.n = c->sh.n;
+    r.bytes = L->bytes(L, i, &c->sh);
+    r.items = items_of(c->P, &c->sh);
+    for (ph = 0; ph < kit_nphases(c->P); ph++) {
+        r.phase = kit_phase_name(c->P, ph);
+        r.t = t ? &t[ph] : NULL;
+        kit_bench_row(b, &r);
+    }
+}
+
+/* Estimated ms of one whole run of step i at full size, from a run on the first 2^20
+ * elements (the problem's buffers hold the full size, so a prefix is valid). */
+static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
+{
+    const size_t m = (size_t)1 << 20;
+    const kit_shape full = c->sh;
+    launch_arg la;
+    kit_timing t;
+    cudaError_t e;
+    *ms = 0;
+    if (full.n <= m) return cudaSuccess;
+    c->sh.n = m;
+    la.c = c;
+    la.step = i;
+    la.ph = 0;
+    e = kit_time_gpu(launch_whole, &la, s, 0, 1, &t);
+    c->sh = full;
+    KIT_TRY(e);
+    *ms = t.ms_median * (double)full.n / (double)m;
+    return cudaSuccess;
+}
+
+/* Verify then time steps [0, count) of the context's ladder; throughput per step into
+ * b->last_gbps / last_rate.  A CUDA error is written as ERROR; the run goes on unless
+ * the context is lost. */
+static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
+{
+    const kit_ladder *L = c->L;
+    char msg[KIT_MSG], sz[32], verified[64];
     size_t i;
-    char msg[KIT_MSG], pbuf[256];
     for (i = 0; i < L->count; i++) {
         const kit_step_info *s = L->step(L, i);
-        kit_timing t;
-        int ok = 0;
-        cudaError_t e = kit_ladder_measure(L, ctx, i, b->stream, b->warmup, b->reps, &t, &ok, msg,
-                                           sizeof msg);
+        kit_timing t[KIT_MAX_PHASES];
+        int ok = 0, warmup = b->warmup, reps = b->reps, ph;
+        double est = 0, total = 0;
+        cudaError_t e = cudaSuccess;
+        if (i < 1024) b->last_gbps[i] = b->last_rate[i] = 0;
+        if (c->sh.n > kit_step_max_n(L, i)) {
+            step_rows(b, c, i, NULL, "skipped");
+            continue;
+        }
+        if (L->budget_ms > 0) e = probe_ms(c, i, b->stream, &est);
+        if (e == cudaSuccess && est > L->budget_ms && L->budget_ms > 0) {
+            fprintf(stderr, "\n%s %s n=%s: skipped, a run would take about %.0f ms\n", L->id,
+                    s->name, kit_size_str(c->sh.n, sz, sizeof sz), est);
+            step_rows(b, c, i, NULL, "skipped");
+            continue;
+        }
+        if (est > 5.0) { /* long runs: fewer repetitions */
+            warmup = 1;
+            reps = reps < 5 ? reps : 5;
+        }
+        if (e == cudaSuccess) e = kit_ladder_measure(c, i, b->stream, warmup, reps, t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
-            fprintf(stderr, "\n%s %s n=%zu: CUDA error: %s\n", L->id, s->name, n,
-                    cudaGetErrorString(e));
-            kit_bench_row(b, s->name, step_param(b, s, pbuf, sizeof pbuf), n, L->bytes(L, i, n),
-                          L->elems(L, n), NULL, "ERROR");
+            fprintf(stderr, "\n%s %s n=%s: CUDA error: %s\n", L->id, s->name,
+                    kit_size_str(c->sh.n, sz, sizeof sz), cudaGetErrorString(e));
+            step_rows(b, c, i, NULL, "ERROR");
             if (!kit_recover()) return e;
             continue;
         }
-        if (!ok) fprintf(stderr, "\n%s %s n=%zu: FAILED verification: %s\n", L->id, s->name, n, msg);
-        kit_bench_row(b, s->name, step_param(b, s, pbuf, sizeof pbuf), n, L->bytes(L, i, n),
-                      L->elems(L, n), &t, ok ? "ok" : "FAILED");
+        if (s->flags & KIT_TIMING_ONLY)
+            snprintf(verified, sizeof verified, "timing-only:%s", ok ? "ok" : "wrong");
+        else {
+            snprintf(verified, sizeof verified, "%s", ok ? "ok" : "FAILED");
+            if (!ok)
+                fprintf(stderr, "\n%s %s n=%s input=%s: FAILED verification: %s\n", L->id, s->name,
+                        kit_size_str(c->sh.n, sz, sizeof sz), c->in->name, msg);
+        }
+        step_rows(b, c, i, t, verified);
+        for (ph = 0; ph < kit_nphases(c->P); ph++) total += t[ph].ms_median;
+        if (ok && !(s->flags & KIT_TIMING_ONLY) && i < 1024 && total > 0) {
+            b->last_gbps[i] = L->bytes(L, i, &c->sh) / (total * 1e6);
+            b->last_rate[i] = items_of(c->P, &c->sh) / (total * 1e-3);
+        }
     }
     return cudaSuccess;
 }
 
 typedef struct cpu_arg {
-    const kit_ladder *L;
-    void *ctx;
+    kit_ctx *c;
     int v;
 } cpu_arg;
 
 static void run_cpu(void *a)
 {
-    cpu_arg *c = (cpu_arg *)a;
-    c->L->cpu(c->ctx, c->v);
+    cpu_arg *x = (cpu_arg *)a;
+    kit_ctx_cpu(x->c, x->v);
 }
 
-void kit_ladder_time_cpu(const kit_ladder *L, void *ctx, int v, int reps, double max_s,
-                         kit_timing *t)
+static void cpu_rows(kit_bench *b, kit_ctx *c)
 {
-    cpu_arg a;
-    a.L = L;
-    a.ctx = ctx;
-    a.v = v;
-    kit_time_cpu(run_cpu, &a, reps, max_s, t);
-}
-
-cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi, kit_pattern p,
-                             int with_cpu)
-{
-    int k;
-    char sz[32];
-    for (k = lo; k <= hi; k++) {
-        size_t n = (size_t)1 << k;
-        void *ctx = NULL;
-        cudaError_t e;
-        kit_progress(b, "%s: n = %s", L->id, kit_size_str(n, sz, sizeof sz));
-        e = L->setup(L, n, p, 0x5EED0000u + (uint64_t)k,
-                     b->gpu ? kit_rotations(L->bytes(L, 0, n)) : 0, &ctx);
-        if (e == cudaSuccess && b->gpu) e = time_steps(b, L, ctx, n);
-        if (e == cudaSuccess && with_cpu && L->cpu) {
-            int v;
-            for (v = 0; L->cpu_names[v]; v++) {
-                kit_timing t;
-                char name[64];
-                kit_ladder_time_cpu(L, ctx, v, b->quick ? 2 : 5, 0.5, &t);
-                snprintf(name, sizeof name, "cpu-%s", L->cpu_names[v]);
-                kit_bench_row(b, name, "serial CPU baseline", n, L->bytes(L, 0, n), L->elems(L, n),
-                              &t, "ok");
-            }
-        }
-        if (ctx) L->teardown(ctx);
-        if (e != cudaSuccess) {
-            kit_progress_done(b);
-            return e;
-        }
+    const kit_problem *P = c->P;
+    char name[64], shape[256], unit[64];
+    size_t v;
+    for (v = 0; v < P->ncpu; v++) {
+        kit_timing t;
+        kit_row r;
+        cpu_arg a;
+        a.c = c;
+        a.v = (int)v;
+        kit_time_cpu(run_cpu, &a, b->quick ? 2 : 5, 0.5, &t);
+        snprintf(name, sizeof name, "cpu-%s", P->cpu[v].name);
+        snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");
+        memset(&r, 0, sizeof r);
+        r.step = name;
+        r.param = "serial CPU baseline";
+        r.input = c->in->name;
+        r.shape = kit_shape_str(P, &c->sh, shape, sizeof shape);
+        r.phase = "run";
+        r.unit = unit;
+        r.verified = "ok";
+        r.n = c->sh.n;
+        r.bytes = c->L->bytes(c->L, 0, &c->sh);
+        r.items = items_of(P, &c->sh);
+        r.t = &t;
+        kit_bench_row(b, &r);
     }
+}
+
+/* the inputs to run: --input when given (those of them this problem has), else the list,
+ * else the first; -1 and a message on stderr for an unknown name in the list */
+static int pick_inputs(const kit_bench *b, const kit_problem *P, const char *list,
+                       const kit_input **out, int max)
+{
+    const char *src = b->inputs ? b->inputs : list;
+    char buf[1024], *tok, *save = NULL;
+    int k = 0;
+    if (!src) {
+        out[0] = &P->inputs[0];
+        return 1;
+    }
+    snprintf(buf, sizeof buf, "%s", src);
+    for (tok = strtok_r(buf, ",", &save); tok && k < max; tok = strtok_r(NULL, ",", &save)) {
+        const kit_input *in = kit_input_find(P, tok);
+        if (!in) {
+            if (b->inputs) continue; /* --input names inputs of other problems too */
+            fprintf(stderr, "unknown input '%s' for %s\n", tok, P->name);
+            return -1;
+        }
+        out[k++] = in;
+    }
+    return k;
+}
+
+cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi,
+                             const char *inputs, int with_cpu, size_t cpu_max_n)
+{
+    const kit_input *ins[64];
+    const int nin = pick_inputs(b, L->P, inputs, ins, 64);
+    char sz[32];
+    int k, x;
+    if (nin < 0) return cudaErrorInvalidValue;
+    for (x = 0; x < nin; x++)
+        for (k = lo; k <= hi; k++) {
+            const kit_shape sh = kit_bench_shape(b, L->P, (size_t)1 << k);
+            kit_ctx *c = NULL;
+            kit_progress(b, "%s %s: n = %s", L->id, ins[x]->name, kit_size_str(sh.n, sz, sizeof sz));
+            if (!b->gpu && !(with_cpu && L->P->ncpu && (!cpu_max_n || sh.n <= cpu_max_n))) continue;
+            KIT_TRY(bench_ctx(b, L, &sh, ins[x], &c));
+            if (b->gpu) KIT_TRY(time_steps(b, c));
+            if (with_cpu && (!cpu_max_n || sh.n <= cpu_max_n)) cpu_rows(b, c);
+        }
     kit_progress_done(b);
     return cudaSuccess;
 }
 
-cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, size_t n, kit_pattern p)
+cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
+                             const char *input)
 {
-    void *ctx = NULL;
+    const kit_input *ins[1];
+    kit_ctx *c = NULL;
     char sz[32];
-    cudaError_t e;
     if (!b->gpu) return cudaSuccess;
-    kit_progress(b, "%s: %zu variants at n = %s", L->id, L->count, kit_size_str(n, sz, sizeof sz));
-    e = L->setup(L, n, p, 0x5EED1234u, kit_rotations(L->bytes(L, 0, n)), &ctx);
-    if (e == cudaSuccess) e = time_steps(b, L, ctx, n);
-    if (ctx) L->teardown(ctx);
+    const int k = pick_inputs(b, L->P, input, ins, 1);
+    if (k < 0) return cudaErrorInvalidValue;
+    if (k == 0) return cudaSuccess; /* --input names none of this problem's inputs */
+    kit_progress(b, "%s %s: %zu variants at n = %s", L->id, ins[0]->name, L->count,
+                 kit_size_str(sh->n, sz, sizeof sz));
+    KIT_TRY(bench_ctx(b, L, sh, ins[0], &c));
+    KIT_TRY(time_steps(b, c));
     kit_progress_done(b);
-    return e;
+    return cudaSuccess;
+}
+
+cudaError_t kit_ladder_cpu_rows(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
+                                const char *input)
+{
+    const kit_input *ins[1];
+    kit_ctx *c = NULL;
+    const int k = pick_inputs(b, L->P, input, ins, 1);
+    if (k < 0) return cudaErrorInvalidValue;
+    if (k == 0) return cudaSuccess;
+    KIT_TRY(bench_ctx(b, L, sh, ins[0], &c));
+    cpu_rows(b, c);
+    return cudaSuccess;
 }

@@ -37,21 +37,27 @@ int kit_parse_size(const char *s, size_t *n, char *msg, size_t len)
             int plus = *p == '+';
             unsigned long long c;
             p++;
-            if (!parse_u64(&p, &c) || (!plus && c > v)) goto bad;
+            if (!parse_u64(&p, &c) || (!plus && c > v) || (plus && c > ~0ull - v)) goto bad;
             v = plus ? v + c : v - c;
         }
     } else {
+        int sh = 0;
         v = a;
-        if (*p == 'k' || *p == 'K') { v <<= 10; p++; }
-        else if (*p == 'M') { v <<= 20; p++; }
-        else if (*p == 'G') { v <<= 30; p++; }
+        if (*p == 'k' || *p == 'K') sh = 10;
+        else if (*p == 'M') sh = 20;
+        else if (*p == 'G') sh = 30;
+        if (sh) {
+            if (v > (~0ull >> sh)) goto bad; /* would wrap */
+            v <<= sh;
+            p++;
+        }
     }
-    if (*p) goto bad;
+    if (*p || v > (unsigned long long)SIZE_MAX) goto bad;
     *n = (size_t)v;
     return 1;
 bad:
     if (msg && len)
-        snprintf(msg, len, "bad size '%s' (use e.g. 1000, 2^24, 2^20+7, 1<<20, 16M)",
+        snprintf(msg, len, "bad size '%s' (use e.g. 1000, 2^24, 2^20+7, 1<<20, 16M; it must fit in 64 bits)",
                  s ? s : "");
     return 0;
 }

@@ -1,9 +1,9 @@
 # plot_common.gp - shared gnuplot helpers; `make plots` loads this file before
 # each chapter's plot.gp, with dir='plots/NN-topic' set on the command line.
-# CSV columns (KIT_CSV_HEADER in reference/kit.h): 1 chapter, 2 step, 3 param, 4 n, 5 bytes,
-# 6 ms_median, 7 ms_min, 8 gbps, 9 gelem_s, 10 pct_copy, 11 verified, 12 gpu.
-# Rows that failed verification are never plotted: every selector keeps
-# verified == ok only.
+# CSVs are read through tools/csvq, which finds columns by header name (KIT_CSV_HEADER in
+# reference/kit.h).  Every row selector below prints the same projection, so plots say
+# `using N:GBPS` and never count CSV columns.  Rows that failed verification are never
+# plotted: every selector keeps verified == ok only.
 
 set datafile separator ','
 set key inside right bottom box opaque
@@ -11,17 +11,28 @@ set grid xtics ytics mxtics
 set style data linespoints
 
 csv(name) = sprintf('%s/%s.csv', dir, name)
+have(name) = system(sprintf('test -f %s && echo 1 || echo 0', csv(name))) == 1
+# the projection of every selector: its column numbers for `using`
+N = 1; GBPS = 2; PARAM = 3; INPUT = 4; RATE = 5; PCT = 6; MS = 7; SHAPE = 8; PHASE = 9
+proj = 'n gbps param input items_s pct_copy ms_median shape phase'
+# rows of f matching the space-separated csvq filters (e.g. "step=s0 input=uniform")
+sel(f, filt) = sprintf("< tools/csvq %s verified=ok %s -- %s", f, filt, proj)
+# one value of a column (first row matching filt), as a string
+val(f, filt, col) = system(sprintf("tools/csvq %s %s -- %s | head -n 1", f, filt, col))
 # the GPU that produced a CSV, and the copy bandwidth measured in the same run
-gpu_of(f) = system(sprintf("awk -F, 'NR == 2 { print $12; exit }' %s", f))
-copy_of(f) = real(system(sprintf("awk -F, '$2 == \"copy-bandwidth\" { print $8; f = 1; exit } END { if (!f) print 0 }' %s", f)))
+gpu_of(f) = val(f, 'step!=', 'gpu')
+copy_of(f) = (v = val(f, 'step=copy-bandwidth', 'gbps'), v eq '' ? 0 : real(v))
 # distinct verified step names, in file order (for `plot for [s in steps_of(f)]`)
-steps_of(f) = system(sprintf("awk -F, 'NR > 1 && $2 != \"copy-bandwidth\" && $11 == \"ok\" && !seen[$2]++ { printf \"%%s \", $2 }' %s", f))
-# the verified rows of one step
-rows(f, s) = sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\"' %s", s, f)
+steps_of(f) = system(sprintf("tools/csvq %s verified=ok step!=copy-bandwidth -- step | awk '!seen[$0]++' | tr '\\n' ' '", f))
+inputs_of(f) = system(sprintf("tools/csvq %s verified=ok step!=copy-bandwidth -- input | awk '!seen[$0]++' | tr '\\n' ' '", f))
+# the verified rows of one step, and of one step on one input
+rows(f, s) = sel(f, 'step='.s)
+rows_in(f, s, inp) = sel(f, sprintf('step=%s input=%s', s, inp))
 # the verified rows whose param contains a word (key=value)
-rows_with(f, s, w) = sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\" && index(\" \" $3 \" \", \" %s \")' %s", s, w, f)
+rows_with(f, s, w) = sel(f, sprintf("step=%s 'param~(^| )%s( |$)'", s, w))
 # a number out of the param column: value of key in "key=value key2=value2"
-pval(key) = (p = strcol(3), i = strstrt(p, key.'='), i == 0 ? NaN : real(substr(p, i + strlen(key) + 1, i + strlen(key) + 12)))
+pval(key) = (p = strcol(PARAM), i = strstrt(p, key.'='), i == 0 ? NaN : real(substr(p, i + strlen(key) + 1, i + strlen(key) + 12)))
+
 
 # the two outputs of every figure: FIG must be set to the base name first
 png = "set terminal pngcairo size 1200,720 font ',11' noenhanced; set output sprintf('%s/%s.png', dir, FIG)"

@@ -6,10 +6,11 @@
  *     suite <TAB> test <TAB> status <TAB> message
  * status is pass, fail, crash, timeout or skip; message is the skip reason or
  * the first failed assertion. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "kit_test.h"
@@ -23,6 +24,13 @@ void kit_expect_table(const kit_ladder *L)
 {
     size_t i, j;
     cr_assert_gt(L->count, 0, "%s is empty", L->id);
+    cr_assert(L->P && L->P->ninputs > 0 && L->P->nbufs > 0 && L->P->fill && L->P->reference &&
+                  L->run && L->bytes && L->step,
+              "%s: its problem lacks inputs, buffers, fill, reference, run or bytes", L->id);
+    for (i = 0; i < L->P->ninputs; i++)
+        for (j = 0; j < i; j++)
+            cr_assert(strcmp(L->P->inputs[i].name, L->P->inputs[j].name) != 0, "%s: input %s twice",
+                      L->P->name, L->P->inputs[i].name);
     for (i = 0; i < L->count; i++) {
         const kit_step_info *s = L->step(L, i);
         cr_assert(s->name && *s->name && s->what && *s->what && s->file && s->param,
@@ -43,36 +51,130 @@ void kit_expect_table(const kit_ladder *L)
     }
 }
 
-void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed)
+static const char *step_who(const kit_ladder *L, size_t i, const kit_shape *sh,
+                            const char *input, char *who, size_t len)
 {
-    char msg[KIT_MSG], who[256];
+    const kit_step_info *s = L->step(L, i);
+    char shape[256], sz[32];
+    kit_shape_str(L->P, sh, shape, sizeof shape);
+    snprintf(who, len, "%s %s%s%s%s, n=%s%s%s, input %s", L->id, s->name,
+             s->param && *s->param ? " (" : "", s->param ? s->param : "",
+             s->param && *s->param ? ")" : "", kit_size_str(sh->n, sz, sizeof sz),
+             *shape ? " " : "", shape, input ? input : L->P->inputs[0].name);
+    return who;
+}
+
+void kit_expect_step(const kit_ladder *L, size_t i, const kit_shape *sh, const char *input,
+                     uint64_t seed)
+{
+    char msg[KIT_MSG], who[512];
+    const kit_input *in = input ? kit_input_find(L->P, input) : &L->P->inputs[0];
     int ok = 0;
     cudaError_t e;
-    const kit_step_info *s;
     cr_assert_lt(i, L->count, "%s has no step %zu", L->id, i);
-    s = L->step(L, i);
-    snprintf(who, sizeof who, "%s %s%s%s%s, n=%zu, %s input", L->id, s->name,
-             s->param && *s->param ? " (" : "", s->param ? s->param : "",
-             s->param && *s->param ? ")" : "", n, kit_pattern_name(p));
-    e = kit_ladder_verify(L, i, n, p, seed, &ok, msg, sizeof msg);
+    step_who(L, i, sh, input, who, sizeof who);
+    cr_assert(in != NULL, "%s: %s has no input named %s", who, L->P->name, input);
+    e = kit_ladder_verify(L, i, sh, in, seed, &ok, msg, sizeof msg);
     cr_assert(e == cudaSuccess, "%s: CUDA error: %s", who, cudaGetErrorString(e));
-    cr_assert(ok, "%s: %s", who, msg);
+    cr_assert(ok || (L->step(L, i)->flags & KIT_TIMING_ONLY), "%s: %s", who, msg);
+}
+
+void kit_expect_n(const kit_ladder *L, size_t i, size_t n, const char *input, uint64_t seed)
+{
+    const kit_shape sh = kit_shape_default(L->P, n);
+    kit_expect_step(L, i, &sh, input, seed);
 }
 
 void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
-                           const kit_pattern *patterns, size_t npatterns, uint64_t seed0)
+                           const char *const *inputs, uint64_t seed0)
 {
-    size_t k, p;
-    for (k = 0; k < nsizes; k++)
-        for (p = 0; p < npatterns; p++) kit_expect_step(L, i, sizes[k], patterns[p], seed0 + k);
+    size_t k, x;
+    for (k = 0; k < nsizes; k++) {
+        const kit_shape sh = kit_shape_default(L->P, sizes[k]);
+        if (sh.n > kit_step_max_n(L, i)) continue;
+        if (inputs)
+            for (x = 0; inputs[x]; x++) kit_expect_step(L, i, &sh, inputs[x], seed0 + k);
+        else
+            for (x = 0; x < L->P->ninputs; x++)
+                kit_expect_step(L, i, &sh, L->P->inputs[x].name, seed0 + k);
+    }
 }
 
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
-                       const kit_pattern *patterns, size_t npatterns)
+                       const char *const *inputs)
 {
     size_t i;
-    for (i = 0; i < L->count; i++)
-        kit_expect_step_sizes(L, i, sizes, nsizes, patterns, npatterns, 1000);
+    for (i = 0; i < L->count; i++) kit_expect_step_sizes(L, i, sizes, nsizes, inputs, 1000);
+}
+
+/* ------------------------------------------------------------- contract */
+
+size_t kit_contract_params(const kit_ladder *const *ladders, size_t nladders, size_t nmain,
+                           kit_contract_param *out, size_t max)
+{
+    size_t l, i, k = 0;
+    for (l = 0; l < nladders; l++)
+        for (i = 0; i < ladders[l]->count && k < max; i++) {
+            if (ladders[l]->step(ladders[l], i)->flags & KIT_TIMING_ONLY) continue;
+            out[k].L = ladders[l];
+            out[k].step = i;
+            out[k].main_ladder = l < (nmain ? nmain : 1);
+            k++;
+        }
+    return k;
+}
+
+static void contract_at(const kit_ladder *L, size_t i, const kit_shape *sh, const kit_input *in,
+                        uint64_t seed, const kit_contract_opts *o)
+{
+    char msg[KIT_MSG];
+    int ok = 0;
+    const cudaError_t e = kit_contract_step(L, i, sh, in, seed, o, &ok, msg, sizeof msg);
+    cr_assert(e == cudaSuccess && ok, "%s", msg);
+}
+
+void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full)
+{
+    /* 0, 1, small primes, around warp / block / tile sizes, a large prime, 2^20 + 7 */
+    static const size_t main_sizes[] = {0, 1, 2, 31, 33, 1023, 1025, 4099, 65537, 262147, (1u << 20) + 7};
+    static const size_t tune_sizes[] = {1, 33, 4099, 65537};
+    const size_t *sizes = main_ladder ? main_sizes : tune_sizes;
+    const size_t nsizes = main_ladder ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
+    const kit_problem *P = L->P;
+    const size_t max = kit_step_max_n(L, i);
+    char msg[KIT_MSG];
+    size_t k, x;
+    int ok = 0;
+    for (k = 0; k < nsizes; k++) {
+        const kit_shape sh = kit_shape_default(P, sizes[k]);
+        const kit_contract_opts aligned = {0, 0, 0};
+        const kit_contract_opts offset = {1, 1 + (k * 5) % 15, 0};
+        const kit_contract_opts busy = {1, 3, 1};
+        if (sh.n > max) continue;
+        /* every input at the small sizes, the default input above */
+        for (x = 0; x < (sh.n <= 1025 ? P->ninputs : 1); x++) {
+            contract_at(L, i, &sh, &P->inputs[x], 500 + k, &aligned);
+            contract_at(L, i, &sh, &P->inputs[x], 600 + k, &offset);
+        }
+        if (k == nsizes - 1 || sizes[k] == 1023) contract_at(L, i, &sh, &P->inputs[0], 700 + k, &busy);
+    }
+    cr_assert(kit_contract_refusal(L, i, &ok, msg, sizeof msg) == cudaSuccess && ok, "%s", msg);
+    if (full && main_ladder && max >= ((size_t)1 << 31) + 5) {
+        const kit_shape sh = kit_shape_default(P, ((size_t)1 << 31) + 5);
+        const kit_contract_opts offset = {1, 7, 0};
+        size_t need = 0, freeb = 0, total = 0, b;
+        for (b = 0; b < P->nbufs; b++) need += kit_buf_count(P, b, &sh) * P->bufs[b].elem;
+        need += L->scratch ? L->scratch(L, i, &sh) : 0;
+        cr_assert_eq(cudaMemGetInfo(&freeb, &total), cudaSuccess);
+        if (need + need / 8 > freeb) cr_skip_test("n = 2^31+5 needs %zu MB, the GPU has %zu MB free",
+                                                  need >> 20, freeb >> 20);
+        {   /* one at a time: each needs several times its device bytes of host memory */
+            const int fd = open("/tmp/kit-contract-big.lock", O_RDWR | O_CREAT, 0666);
+            if (fd >= 0) lockf(fd, F_LOCK, 0);
+            contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
+            if (fd >= 0) close(fd);
+        }
+    }
 }
 
 /* One field of the results file: no tabs or newlines inside. */

@@ -2,7 +2,10 @@
 #ifndef KIT_TEST_H
 #define KIT_TEST_H
 
+#include <stdlib.h>
+
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include "kit.h"
 
@@ -18,16 +21,20 @@
         if (!kit_gpu_available(kit_why_, sizeof kit_why_)) cr_skip_test("%s", kit_why_); \
     } while (0)
 
-/* Assert that step i of L reproduces the CPU reference on (n, pattern); a
- * failure names the ladder, the step and its param (tuning variants share a name). */
-void kit_expect_step(const kit_ladder *L, size_t i, size_t n, kit_pattern p, uint64_t seed);
-/* Same, for step i over sizes[0..nsizes) x patterns[0..npatterns), with seed
- * seed0 + k at sizes[k]. */
+/* Assert that step i of L reproduces the CPU reference at shape sh on the named input
+ * (NULL: the problem's first); a failure names the ladder, the step, its param, n, the
+ * shape and the input. */
+void kit_expect_step(const kit_ladder *L, size_t i, const kit_shape *sh, const char *input,
+                     uint64_t seed);
+/* Same at size n with every axis at its default. */
+void kit_expect_n(const kit_ladder *L, size_t i, size_t n, const char *input, uint64_t seed);
+/* Same, over sizes[0..nsizes) (axes at their defaults) x inputs (a NULL-terminated list of
+ * names; NULL: every input of the problem), with seed seed0 + k at sizes[k]. */
 void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
-                           const kit_pattern *patterns, size_t npatterns, uint64_t seed0);
+                           const char *const *inputs, uint64_t seed0);
 /* Same, for every step of L (seeds 1000 + k). */
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
-                       const kit_pattern *patterns, size_t npatterns);
+                       const char *const *inputs);
 
 /* The sizes every chapter's tests use unless it says otherwise, and the few odd
  * sizes at which tuning tables (many variants of one kernel) are checked. */
@@ -39,16 +46,52 @@ extern const size_t kit_tuning_nsizes;
 /* The invariants every step table keeps (it feeds tests, bench, demo, README):
  * every field filled, a describe() for every GPU step, its source file present
  * (solutions/... for "$(IMPL)/..." exercise steps, which must name their
- * exercise), and no (name, param) listed twice. */
+ * exercise), no (name, param) listed twice, a problem with inputs, buffers, a
+ * fill and a reference. */
 void kit_expect_table(const kit_ladder *L);
 
 /* A GPU test that checks every variant of a tuning table at kit_tuning_sizes. */
 #define KIT_TABLE_TEST(suite, test_, ladder)                                           \
     Test(suite, test_)                                                                 \
     {                                                                                  \
-        const kit_pattern kit_p_ = KIT_UNIFORM;                                        \
         KIT_REQUIRE_GPU();                                                             \
-        kit_expect_ladder(&(ladder), kit_tuning_sizes, kit_tuning_nsizes, &kit_p_, 1); \
+        kit_expect_ladder(&(ladder), kit_tuning_sizes, kit_tuning_nsizes, NULL);       \
+    }
+
+/* ------------------------------------------------------------- contract */
+
+/* The contract of step i of L (reference/contract.c): offset pointers (one element;
+ * 1..15 bytes for byte buffers), guards around every buffer, exactly scratch_bytes of
+ * scratch, inputs unchanged, dirty scratch, a non-blocking stream behind a busy kernel,
+ * sizes 0, 1, odd and prime sizes around tile boundaries, every input at the small
+ * sizes, the refusal of the first n past the step's largest, and (full = 1, when the GPU
+ * has the memory) n = 2^31 + 5.  Main ladders get every size, tuning tables a few. */
+void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full);
+
+/* One Criterion test per step of every table of a chapter (each in its own process:
+ * a step that kills its CUDA context fails only its own test).  ladders: the chapter's
+ * list (the first nmain are its main ladders).  The n = 2^31 + 5 runs happen unless
+ * KIT_QUICK is set in the environment (make test QUICK=1). */
+typedef struct kit_contract_param {
+    const kit_ladder *L;
+    size_t step;
+    int main_ladder;
+} kit_contract_param;
+size_t kit_contract_params(const kit_ladder *const *ladders, size_t nladders, size_t nmain,
+                           kit_contract_param *out, size_t max);
+#define KIT_MAX_CONTRACT_PARAMS 4096
+#define KIT_CONTRACT_TESTS(suite, ladders, nladders, nmain)                                  \
+    ParameterizedTestParameters(suite, contract)                                           \
+    {                                                                                      \
+        static kit_contract_param kit_p_[KIT_MAX_CONTRACT_PARAMS];                         \
+        const size_t kit_n_ = kit_contract_params(ladders, nladders, nmain, kit_p_,        \
+                                                  KIT_MAX_CONTRACT_PARAMS);                \
+        return cr_make_param_array(kit_contract_param, kit_p_, kit_n_);                    \
+    }                                                                                      \
+    ParameterizedTest(kit_contract_param *p, suite, contract, .timeout = 600)              \
+    {                                                                                      \
+        KIT_REQUIRE_GPU();                                                                 \
+        kit_expect_contract(p->L, p->step, p->main_ladder, getenv("KIT_QUICK") == NULL);   \
     }
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit_test.h"
 
@@ -16,7 +17,9 @@ Test(ch00_reference, parse_sizes)
         {"2^10-1", 1023},  {"1<<20", 1u << 20}, {"3<<4", 48},     {"16M", 16u << 20},
         {"4k", 4096},
     };
-    static const char *const bad[] = {"", "x", "2^", "3^4", "2^99", "12q", "-5", "2^4-100", "1<<"};
+    static const char *const bad[] = {"", "x", "2^", "3^4", "2^99", "12q", "-5", "2^4-100", "1<<",
+                                        "17179869184G", "2^64", "1<<70", "2^62+18446744073709551615",
+                                        "18446744073709551616", "99999999999999999999M"};
     char msg[KIT_MSG];
     size_t i, n;
     for (i = 0; i < sizeof good / sizeof *good; i++) {
@@ -160,36 +163,118 @@ Test(ch00_reference, cpu_timing_counts_runs)
     cr_assert(t.ms_min <= t.ms_median && t.ms_min >= 0.0);
 }
 
+/* a CSV row: every column of the header, by name */
 Test(ch00_reference, csv_rows_have_every_column)
 {
     kit_bench b;
     kit_timing t = {2.0, 1.5, 3};
-    char line[512], path[] = "/tmp/kit_csv_XXXXXX";
-    int fd = mkstemp(path), fields = 1, rows = 0;
+    kit_row r;
+    char line[1024], dir[] = "/tmp/kit_csv_XXXXXX", path[1100];
+    int fields = 1, rows = 0, header = 0;
     FILE *f;
     char *p;
-    cr_assert(fd >= 0);
+    cr_assert(mkdtemp(dir) != NULL);
     memset(&b, 0, sizeof b);
     b.chapter = "01";
-    b.csv = fdopen(fd, "w+");
-    b.gpu = 1;
-    b.copy_gbps = 100.0;
-    snprintf(b.gpu_name, sizeof b.gpu_name, "Test, GPU");
-    fprintf(b.csv, "%s\n", KIT_CSV_HEADER);
-    kit_bench_row(&b, "s0", "a=1,b=2", 1000, 8000.0, 1000.0, &t, "ok");
-    kit_bench_row(&b, "s1", "", 1000, 8000.0, 1000.0, NULL, "FAILED");
+    b.outdir = dir;
+    b.gpu = 0;
+    for (p = (char *)KIT_CSV_HEADER; *p; p++) header += *p == ',';
+    cr_assert_eq(kit_bench_begin(&b, "x"), cudaSuccess);
+    memset(&r, 0, sizeof r);
+    r.step = "s0";
+    r.param = "a=1,b=2";
+    r.input = "uniform";
+    r.shape = "k=8 dim=3";
+    r.phase = "query";
+    r.unit = "queries/s";
+    r.verified = "ok";
+    r.n = 1000;
+    r.bytes = 8000;
+    r.items = 1000;
+    r.t = &t;
+    kit_bench_row(&b, &r);
+    r.t = NULL;
+    r.verified = "FAILED";
+    kit_bench_row(&b, &r);
     cr_assert_eq(b.rows, 2);
     cr_assert_eq(b.failed, 1);
-    f = b.csv;
-    rewind(f);
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    cr_assert_neq(access(path, F_OK), 0, "the CSV appears before the experiment ends");
+    kit_bench_end(&b, 1);
+    cr_assert_eq(access(path, F_OK), 0, "kept CSV not renamed into place");
+    f = fopen(path, "r");
+    cr_assert(f);
     while (fgets(line, sizeof line, f)) {
-        for (fields = 1, p = line; *p; p++) fields += *p == ',';
-        cr_assert_eq(fields, 12, "row %d has %d fields: %s", rows, fields, line);
+        for (fields = 0, p = line; *p; p++) fields += *p == ',';
+        cr_assert_eq(fields, header, "row %d has %d separators, the header %d: %s", rows, fields, header, line);
+        if (rows == 1) cr_assert(strstr(line, ",uniform,1000,k=8 dim=3,query,8000,2.000000,1.500000,") != NULL, "%s", line);
         rows++;
     }
     cr_assert_eq(rows, 3);
     fclose(f);
+    /* an experiment that fails leaves the committed CSV as it was */
+    cr_assert_eq(kit_bench_begin(&b, "x"), cudaSuccess);
+    kit_bench_end(&b, 0);
+    f = fopen(path, "r");
+    cr_assert(f);
+    for (rows = 0; fgets(line, sizeof line, f);) rows++;
+    fclose(f);
+    cr_assert_eq(rows, 3, "a failed experiment overwrote the CSV");
     remove(path);
+    rmdir(dir);
+}
+
+/* a toy problem with an axis, a phase pair and a per-problem metric, host only */
+static size_t toy_out_count(const kit_shape *sh) { return (size_t)sh->v[0]; }
+static void toy_fill(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                     uint64_t seed)
+{
+    (void)P;
+    kit_fill_u32((uint32_t *)h->buf[0], sh->n, (kit_pattern)in->arg, seed);
+}
+static void toy_ref(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    size_t k;
+    (void)P;
+    for (k = 0; k < (size_t)sh->v[0]; k++) ((uint32_t *)h->buf[1])[k] = k < sh->n ? ((uint32_t *)h->buf[0])[k] : 0;
+}
+static const kit_buffer toy_bufs[] = {{"points", KIT_IN, 4, NULL}, {"best", KIT_OUT, 4, toy_out_count}};
+static const kit_axis toy_axes[] = {{"k", "neighbours", 8, 1, 32, NULL}};
+static const kit_cpu toy_cpu[] = {{"serial", toy_ref}};
+static const kit_problem toy = {"toy", toy_bufs, 2, kit_pattern_inputs, KIT_PATTERN_COUNT, toy_axes, 1,
+                                "queries", NULL, {"build", "query"}, 0, toy_fill, toy_ref, NULL, toy_cpu, 1, NULL};
+static const kit_step_info toy_info = {"t0", "", "toy", "reference/ladder.c", NULL, KIT_STEP_GPU, NULL};
+static const kit_step_info *toy_step(const kit_ladder *L, size_t i) { (void)L; (void)i; return &toy_info; }
+static double toy_bytes(const kit_ladder *L, size_t i, const kit_shape *sh) { (void)L; (void)i; return 4.0 * sh->n; }
+static const kit_ladder toy_ladder = {"toy", "toy", 1, NULL, &toy, toy_step, toy_bytes, NULL, NULL, NULL, 0, NULL};
+
+Test(ch00_reference, shapes_inputs_and_host_contexts)
+{
+    kit_shape sh = kit_shape_default(&toy, 100);
+    kit_bench b;
+    kit_ctx *c = NULL;
+    char buf[128];
+    cr_assert_eq(sh.v[0], 8.0);
+    cr_assert_str_eq(kit_shape_str(&toy, &sh, buf, sizeof buf), "k=8");
+    cr_assert_eq(kit_nphases(&toy), 2);
+    cr_assert_str_eq(kit_phase_name(&toy, 1), "query");
+    cr_assert(kit_input_find(&toy, "few-unique") == &kit_pattern_inputs[KIT_FEW_UNIQUE]);
+    cr_assert(kit_input_find(&toy, "nope") == NULL);
+    memset(&b, 0, sizeof b);
+    b.axes = "k=32";
+    sh = kit_bench_shape(&b, &toy, 50);
+    cr_assert_eq(sh.v[0], 32.0);
+    cr_assert_eq(kit_buf_count(&toy, 1, &sh), 32);
+    cr_assert_eq(kit_shape_get(&toy, &sh, "k", 0), 32.0);
+    cr_assert_eq(kit_shape_get(&toy, &sh, "dim", 3), 3.0);
+    cr_assert_eq(kit_step_max_n(&toy_ladder, 0), SIZE_MAX);
+    /* a host-only context: inputs, reference and the CPU baseline, no CUDA call */
+    cr_assert_eq(kit_ctx_new(&toy_ladder, &sh, kit_input_find(&toy, "linear"), 1, 0, &c), cudaSuccess);
+    cr_assert_eq(((const uint32_t *)kit_ctx_want(c)->buf[1])[31], 31u);
+    cr_assert_eq(((const uint32_t *)kit_ctx_want(c)->buf[1])[20], 20u);
+    kit_ctx_cpu(c, 0);
+    cr_assert_eq(((const uint32_t *)kit_ctx_inputs(c)->buf[1])[7], 7u);
+    kit_ctx_free(c);
 }
 
 Test(ch00_reference, gpu_probe_explains_itself)

@@ -7,8 +7,8 @@
 #include "kit_test.h"
 #include "loadbalance.h"
 
-static const kit_pattern copy_patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_ALTERNATING};
-#define NPAT (sizeof copy_patterns / sizeof copy_patterns[0])
+static const char *const copy_inputs[] = {"uniform", "zeros", "linear", "alternating", NULL};
+#define NPAT 4
 
 /* ------------------------------------------------------------------ CPU */
 
@@ -54,11 +54,8 @@ Test(ch01_cpu, gather_undoes_scatter)
  * check it is complete and consistent. */
 Test(ch01_cpu, step_tables_are_consistent)
 {
-    static const kit_ladder *const all[] = {&copy_ladder, &copy_ilp_ladder, &copy_tbs_ladder,
-                                            &copy_res_ladder, &copy_hopper_ladder,
-                                            &copy_map_ladder};
     size_t l;
-    for (l = 0; l < sizeof all / sizeof *all; l++) kit_expect_table(all[l]);
+    for (l = 0; l < COPY_NLADDERS; l++) kit_expect_table(copy_ladders[l]);
     cr_assert_eq(copy_ladder.count, COPY_NSTEPS);
     cr_assert_eq(copy_ilp_ladder.count, 80);
     cr_assert_eq(copy_tbs_ladder.count, 32);
@@ -74,8 +71,7 @@ TestSuite(ch01_gpu, .timeout = KIT_GPU_TIMEOUT);
     {                                                                                           \
         KIT_REQUIRE_GPU();                                                                      \
         cr_assert_str_eq(copy_ladder.step(&copy_ladder, i)->name, #step_);                     \
-        kit_expect_step_sizes(&copy_ladder, i, kit_test_sizes, kit_test_nsizes, copy_patterns,  \
-                              NPAT, 7);                                                         \
+        kit_expect_step_sizes(&copy_ladder, i, kit_test_sizes, kit_test_nsizes, copy_inputs, 7); \
     }
 
 STEP_TEST(s0_simple, 0)
@@ -87,6 +83,9 @@ STEP_TEST(s5_row_dask, 5)
 STEP_TEST(s6_hopper, 6)
 STEP_TEST(cudaMemcpy, 7)
 
+/* the contract of every step of every table (reference/contract.c) */
+KIT_CONTRACT_TESTS(ch01_contract, copy_ladders, COPY_NLADDERS, 1)
+
 KIT_TABLE_TEST(ch01_gpu, ilp_variants, copy_ilp_ladder)
 KIT_TABLE_TEST(ch01_gpu, blocksize_variants, copy_tbs_ladder)
 KIT_TABLE_TEST(ch01_gpu, residency_variants, copy_res_ladder)
@@ -94,9 +93,9 @@ KIT_TABLE_TEST(ch01_gpu, hopper_variants, copy_hopper_ladder)
 
 Test(ch01_gpu, map_primitives)
 {
-    static const kit_pattern p[] = {KIT_UNIFORM, KIT_LINEAR};
+    static const char *const p[] = {"uniform", "linear", NULL};
     KIT_REQUIRE_GPU();
-    kit_expect_ladder(&copy_map_ladder, kit_test_sizes, kit_test_nsizes, p, 2);
+    kit_expect_ladder(&copy_map_ladder, kit_test_sizes, kit_test_nsizes, p);
 }
 
 /* Forced residency really yields 1..16 resident blocks per SM. */
@@ -242,7 +241,7 @@ Test(ex01_block_dask, whole_blocks)
     static const size_t n[] = {512, 4096, 1u << 20};
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < 3; k++) kit_expect_step(&copy_ladder, S1, n[k], KIT_UNIFORM, k);
+    for (k = 0; k < 3; k++) kit_expect_n(&copy_ladder, S1, n[k], "uniform", k);
 }
 
 Test(ex01_block_dask, odd_sizes)
@@ -250,7 +249,7 @@ Test(ex01_block_dask, odd_sizes)
     static const size_t n[] = {1, 31, 33, 511, 513, 1023, 1025, (1u << 20) + 7};
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&copy_ladder, S1, n[k], KIT_UNIFORM, k);
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_n(&copy_ladder, S1, n[k], "uniform", k);
 }
 
 Test(ex01_block_dask, large_and_patterns)
@@ -258,15 +257,15 @@ Test(ex01_block_dask, large_and_patterns)
     size_t p;
     KIT_REQUIRE_GPU();
     for (p = 0; p < NPAT; p++) {
-        kit_expect_step(&copy_ladder, S1, 1u << 24, copy_patterns[p], p);
-        kit_expect_step(&copy_ladder, S1, (1u << 24) + 1, copy_patterns[p], p);
+        kit_expect_n(&copy_ladder, S1, 1u << 24, copy_inputs[p], p);
+        kit_expect_n(&copy_ladder, S1, (1u << 24) + 1, copy_inputs[p], p);
     }
 }
 
 Test(ex01_block_dask, tiny_and_empty)
 {
     KIT_REQUIRE_GPU();
-    kit_expect_step(&copy_ladder, S1, 2, KIT_LINEAR, 0);
-    kit_expect_step(&copy_ladder, S1, 0, KIT_UNIFORM, 0); /* must write nothing */
-    kit_expect_step(&copy_ladder, S1, 3, KIT_ALTERNATING, 0);
+    kit_expect_n(&copy_ladder, S1, 2, "linear", 0);
+    kit_expect_n(&copy_ladder, S1, 0, "uniform", 0); /* must write nothing */
+    kit_expect_n(&copy_ladder, S1, 3, "alternating", 0);
 }

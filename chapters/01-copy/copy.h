@@ -68,13 +68,17 @@ cudaError_t map_scatter_describe(kit_kernel_desc *d);
 void map_cpu_gather(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
 void map_cpu_scatter(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
 
-/* ---- ladders for the harness (steps.c) */
+/* ---- the problem and ladders for the harness (steps.c) */
+#define COPY_MAX_N 0 /* no limit but memory: sizes and indices are 64-bit */
+extern const kit_problem copy_problem;    /* in -> out, n words */
 extern const kit_ladder copy_ladder;      /* the main ladder + cudaMemcpy */
 extern const kit_ladder copy_ilp_ladder;
 extern const kit_ladder copy_tbs_ladder;
 extern const kit_ladder copy_res_ladder;
 extern const kit_ladder copy_hopper_ladder;
 extern const kit_ladder copy_map_ladder;  /* fill, copy, gather, scatter x identity/random map */
+#define COPY_NLADDERS 6
+extern const kit_ladder *const copy_ladders[COPY_NLADDERS]; /* all of them, the main one first */
 
 #ifdef __cplusplus
 }

@@ -38,104 +38,58 @@ const copy_step copy_steps[COPY_NSTEPS] = {
      NULL, copy_yard_memcpy},
 };
 
-/* ------------------------------------------------ the copy-table adaptor */
+/* ------------------------------------------------------ the copy problem */
 
-#define COPY_GUARD 1024 /* poisoned words after every output, checked untouched */
+static const kit_buffer copy_bufs[] = {{"in", KIT_IN, 4, NULL}, {"out", KIT_OUT, 4, NULL}};
 
-typedef struct copy_ctx {
-    const copy_step *steps;
-    size_t n;
-    int rot;
-    uint32_t *h_in, *h_out;
-    void **d_in, **d_out;
-    void *scratch;
-} copy_ctx;
+static void copy_reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    (void)P;
+    copy_cpu_memcpy((const uint32_t *)h->buf[0], (uint32_t *)h->buf[1], sh->n);
+}
+
+static void cpu_loop(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    (void)P;
+    copy_cpu_loop((const uint32_t *)h->buf[0], (uint32_t *)h->buf[1], sh->n);
+}
+
+static const kit_cpu copy_cpus[] = {{"loop", cpu_loop}, {"memcpy", copy_reference}};
+
+const kit_problem copy_problem = {
+    "copy", copy_bufs, 2, kit_pattern_inputs, KIT_PATTERN_COUNT, NULL, 0, "elements", NULL,
+    {NULL}, COPY_MAX_N, kit_fill_patterns, copy_reference, NULL, copy_cpus, 2, NULL,
+};
 
 static const kit_step_info *copy_info(const kit_ladder *L, size_t i)
 {
     return &((const copy_step *)L->table)[i].info;
 }
 
-static double copy_bytes(const kit_ladder *L, size_t i, size_t n)
+static double copy_bytes(const kit_ladder *L, size_t i, const kit_shape *sh)
 {
     (void)L;
     (void)i;
-    return 8.0 * (double)n; /* read n words, write n words */
+    return 8.0 * (double)sh->n; /* read n words, write n words */
 }
 
-static double copy_elems(const kit_ladder *L, size_t n)
+static size_t copy_scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
 {
-    (void)L;
-    return (double)n;
+    const copy_step *st = &((const copy_step *)L->table)[i];
+    return st->scratch_bytes ? st->scratch_bytes(sh->n) : 0;
 }
 
-static void copy_teardown(void *p)
+static cudaError_t copy_run(const kit_ladder *L, size_t i, int ph, void *const *dev,
+                            const kit_shape *sh, void *scratch, cudaStream_t s)
 {
-    copy_ctx *c = (copy_ctx *)p;
-    kit_dev_free_copies(c->d_in, c->rot);
-    kit_dev_free_copies(c->d_out, c->rot);
-    cudaFree(c->scratch);
-    free(c->h_in);
-    free(c->h_out);
-    free(c);
+    (void)ph;
+    return ((const copy_step *)L->table)[i].run((const uint32_t *)dev[0], (uint32_t *)dev[1], sh->n,
+                                                scratch, s);
 }
 
-static cudaError_t copy_setup(const kit_ladder *L, size_t n, kit_pattern p, uint64_t seed,
-                              int rot, void **out)
-{
-    copy_ctx *c = (copy_ctx *)calloc(1, sizeof *c);
-    size_t i, scratch = 0;
-    cudaError_t e = cudaErrorMemoryAllocation;
-    *out = c;
-    if (!c) return e;
-    c->steps = (const copy_step *)L->table;
-    c->n = n;
-    c->h_in = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
-    c->h_out = (uint32_t *)malloc((n + COPY_GUARD) * sizeof(uint32_t));
-    if (!c->h_in || !c->h_out) return e;
-    kit_fill_u32(c->h_in, n, p, seed);
-    if (rot == 0) return cudaSuccess; /* host only */
-    c->rot = rot;
-    KIT_TRY(kit_dev_copies(&c->d_in, rot, c->h_in, n * 4, n * 4));
-    KIT_TRY(kit_dev_copies(&c->d_out, rot, NULL, 0, (n + COPY_GUARD) * 4));
-    for (i = 0; i < L->count; i++)
-        if (c->steps[i].scratch_bytes && c->steps[i].scratch_bytes(n) > scratch)
-            scratch = c->steps[i].scratch_bytes(n);
-    if (scratch) KIT_TRY(cudaMalloc(&c->scratch, scratch));
-    return cudaSuccess;
-}
-
-static cudaError_t copy_launch(void *p, size_t i, int rep, cudaStream_t s)
-{
-    copy_ctx *c = (copy_ctx *)p;
-    int r = rep % c->rot;
-    return c->steps[i].run((const uint32_t *)c->d_in[r], (uint32_t *)c->d_out[r], c->n, c->scratch, s);
-}
-
-static cudaError_t copy_check(void *p, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
-{
-    copy_ctx *c = (copy_ctx *)p;
-    const size_t words = c->n + COPY_GUARD;
-    KIT_TRY(kit_poison(c->d_out[0], words * 4, s));
-    KIT_TRY(c->steps[i].run((const uint32_t *)c->d_in[0], (uint32_t *)c->d_out[0], c->n,
-                            c->scratch, s));
-    KIT_TRY(kit_fetch(c->h_out, c->d_out[0], words * 4, s));
-    *ok = kit_cmp_u32(c->h_out, c->h_in, c->n, msg, len) &&
-          kit_all_poison_u32(c->h_out + c->n, COPY_GUARD, msg, len);
-    return cudaSuccess;
-}
-
-static void copy_cpu(void *p, int v)
-{
-    copy_ctx *c = (copy_ctx *)p;
-    if (v == 0) copy_cpu_loop(c->h_in, c->h_out, c->n);
-    else copy_cpu_memcpy(c->h_in, c->h_out, c->n);
-}
-
-#define COPY_LADDER(ID, TITLE, TABLE, COUNT)                                                    \
-    {ID,          TITLE,      COUNT,      TABLE,       copy_info,     copy_bytes,               \
-     copy_elems,  copy_setup, copy_launch, copy_check, copy_cpu,      {"loop", "memcpy", NULL}, \
-     copy_teardown}
+#define COPY_LADDER(ID, TITLE, TABLE, COUNT)                                                   \
+    {ID, TITLE, COUNT, TABLE, &copy_problem, copy_info, copy_bytes, copy_scratch, copy_run,   \
+     NULL, 0, NULL}
 
 const kit_ladder copy_ladder = COPY_LADDER("copy", "copy ladder", copy_steps, COPY_NSTEPS);
 const kit_ladder copy_ilp_ladder =
@@ -176,12 +130,49 @@ static const map_step map_steps[] = {
 };
 #define MAP_NSTEPS (sizeof map_steps / sizeof map_steps[0])
 
-typedef struct map_ctx {
-    size_t n;
-    int rot;
-    uint32_t *h_in, *h_idx[2], *h_out, *h_want;
-    void **d_in, **d_idx[2], **d_out;
-} map_ctx;
+/* in, the identity map, a random permutation, out */
+static const kit_buffer map_bufs[] = {{"in", KIT_IN, 4, NULL},
+                                      {"idx-identity", KIT_IN, 4, NULL},
+                                      {"idx-random", KIT_IN, 4, NULL},
+                                      {"out", KIT_OUT, 4, NULL}};
+
+static void map_fill_inputs(const kit_problem *P, kit_host *h, const kit_shape *sh,
+                            const kit_input *in, uint64_t seed)
+{
+    (void)P;
+    kit_fill_u32((uint32_t *)h->buf[0], sh->n, (kit_pattern)in->arg, seed);
+    kit_fill_u32((uint32_t *)h->buf[1], sh->n, KIT_LINEAR, 0);
+    kit_permutation((uint32_t *)h->buf[2], sh->n, seed ^ 0xABCDu);
+}
+
+/* the problem's reference is the copy's; each step has its own (map_step_reference) */
+static void map_reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    (void)P;
+    copy_cpu_memcpy((const uint32_t *)h->buf[0], (uint32_t *)h->buf[3], sh->n);
+}
+
+static const kit_problem map_problem = {
+    "map", map_bufs, 4, kit_pattern_inputs, KIT_PATTERN_COUNT, NULL, 0, "elements", NULL,
+    {NULL}, 0xFFFFFFFFu, map_fill_inputs, map_reference, NULL, NULL, 0, NULL,
+};
+
+static void map_step_reference(const kit_ladder *L, size_t i, kit_host *h, const kit_shape *sh)
+{
+    const map_step *m = &map_steps[i];
+    const uint32_t *in = (const uint32_t *)h->buf[0], *idx = (const uint32_t *)h->buf[1 + m->random];
+    uint32_t *want = (uint32_t *)h->buf[3];
+    size_t j;
+    (void)L;
+    switch (m->kind) {
+    case MAP_FILL:
+        for (j = 0; j < sh->n; j++) want[j] = FILL_VALUE;
+        break;
+    case MAP_COPY: copy_cpu_memcpy(in, want, sh->n); break;
+    case MAP_GATHER: map_cpu_gather(in, idx, want, sh->n); break;
+    default: map_cpu_scatter(in, idx, want, sh->n); break;
+    }
+}
 
 static const kit_step_info *map_info(const kit_ladder *L, size_t i)
 {
@@ -189,97 +180,36 @@ static const kit_step_info *map_info(const kit_ladder *L, size_t i)
     return &map_steps[i].info;
 }
 
-static double map_bytes(const kit_ladder *L, size_t i, size_t n)
+static double map_bytes(const kit_ladder *L, size_t i, const kit_shape *sh)
 {
     static const double words[] = {1, 2, 3, 3}; /* fill, copy, gather, scatter */
     (void)L;
-    return 4.0 * words[map_steps[i].kind] * (double)n;
+    return 4.0 * words[map_steps[i].kind] * (double)sh->n;
 }
 
-static void map_teardown(void *p)
+static cudaError_t map_run(const kit_ladder *L, size_t i, int ph, void *const *dev,
+                           const kit_shape *sh, void *scratch, cudaStream_t s)
 {
-    map_ctx *c = (map_ctx *)p;
-    int k;
-    kit_dev_free_copies(c->d_in, c->rot);
-    kit_dev_free_copies(c->d_out, c->rot);
-    for (k = 0; k < 2; k++) {
-        kit_dev_free_copies(c->d_idx[k], c->rot);
-        free(c->h_idx[k]);
-    }
-    free(c->h_in);
-    free(c->h_out);
-    free(c->h_want);
-    free(c);
-}
-
-static cudaError_t map_setup(const kit_ladder *L, size_t n, kit_pattern p, uint64_t seed, int rot,
-                             void **out)
-{
-    map_ctx *c = (map_ctx *)calloc(1, sizeof *c);
-    const size_t bytes = (n ? n : 1) * 4;
-    int k;
+    const map_step *m = &map_steps[i];
+    const uint32_t *in = (const uint32_t *)dev[0], *idx = (const uint32_t *)dev[1 + m->random];
+    uint32_t *out = (uint32_t *)dev[3];
     (void)L;
-    *out = c;
-    if (!c) return cudaErrorMemoryAllocation;
-    c->n = n;
-    c->h_in = (uint32_t *)malloc(bytes);
-    c->h_out = (uint32_t *)malloc(bytes);
-    c->h_want = (uint32_t *)malloc(bytes);
-    for (k = 0; k < 2; k++) c->h_idx[k] = (uint32_t *)malloc(bytes);
-    if (!c->h_in || !c->h_out || !c->h_want || !c->h_idx[0] || !c->h_idx[1])
-        return cudaErrorMemoryAllocation;
-    kit_fill_u32(c->h_in, n, p, seed);
-    kit_fill_u32(c->h_idx[0], n, KIT_LINEAR, 0);
-    kit_permutation(c->h_idx[1], n, seed ^ 0xABCDu);
-    if (rot == 0) return cudaSuccess;
-    c->rot = rot;
-    KIT_TRY(kit_dev_copies(&c->d_in, rot, c->h_in, n * 4, n * 4));
-    KIT_TRY(kit_dev_copies(&c->d_out, rot, NULL, 0, n * 4));
-    for (k = 0; k < 2; k++) KIT_TRY(kit_dev_copies(&c->d_idx[k], rot, c->h_idx[k], n * 4, n * 4));
-    return cudaSuccess;
-}
-
-static cudaError_t map_run(map_ctx *c, size_t i, int r, cudaStream_t s)
-{
-    const map_step *m = &map_steps[i];
-    const uint32_t *in = (const uint32_t *)c->d_in[r];
-    const uint32_t *idx = (const uint32_t *)c->d_idx[m->random][r];
-    uint32_t *out = (uint32_t *)c->d_out[r];
+    (void)ph;
+    (void)scratch;
     switch (m->kind) {
-    case MAP_FILL: return map_fill(out, FILL_VALUE, c->n, s);
-    case MAP_COPY: return copy_s6_hopper(in, out, c->n, NULL, s);
-    case MAP_GATHER: return map_gather(in, idx, out, c->n, s);
-    default: return map_scatter(in, idx, out, c->n, s);
+    case MAP_FILL: return map_fill(out, FILL_VALUE, sh->n, s);
+    case MAP_COPY: return copy_s6_hopper(in, out, sh->n, NULL, s);
+    case MAP_GATHER: return map_gather(in, idx, out, sh->n, s);
+    default: return map_scatter(in, idx, out, sh->n, s);
     }
-}
-
-static cudaError_t map_launch(void *p, size_t i, int rep, cudaStream_t s)
-{
-    map_ctx *c = (map_ctx *)p;
-    return map_run(c, i, rep % c->rot, s);
-}
-
-static cudaError_t map_check(void *p, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
-{
-    map_ctx *c = (map_ctx *)p;
-    const map_step *m = &map_steps[i];
-    size_t j;
-    KIT_TRY(kit_poison(c->d_out[0], c->n * 4, s));
-    KIT_TRY(map_run(c, i, 0, s));
-    KIT_TRY(kit_fetch(c->h_out, c->d_out[0], c->n * 4, s));
-    switch (m->kind) {
-    case MAP_FILL:
-        for (j = 0; j < c->n; j++) c->h_want[j] = FILL_VALUE;
-        break;
-    case MAP_COPY: copy_cpu_memcpy(c->h_in, c->h_want, c->n); break;
-    case MAP_GATHER: map_cpu_gather(c->h_in, c->h_idx[m->random], c->h_want, c->n); break;
-    default: map_cpu_scatter(c->h_in, c->h_idx[m->random], c->h_want, c->n); break;
-    }
-    *ok = kit_cmp_u32(c->h_out, c->h_want, c->n, msg, len);
-    return cudaSuccess;
 }
 
 const kit_ladder copy_map_ladder = {
-    "map", "MAP primitives: fill, copy, gather, scatter", MAP_NSTEPS, map_steps, map_info,
-    map_bytes, copy_elems, map_setup, map_launch, map_check, NULL, {NULL}, map_teardown,
+    "map", "MAP primitives: fill, copy, gather, scatter", MAP_NSTEPS, map_steps, &map_problem,
+    map_info, map_bytes, NULL, map_run, map_step_reference, 0, NULL,
+};
+
+const kit_ladder *const copy_ladders[COPY_NLADDERS] = {
+    &copy_ladder, &copy_map_ladder, &copy_ilp_ladder, &copy_tbs_ladder, &copy_res_ladder,
+    &copy_hopper_ladder,
 };

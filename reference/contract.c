@@ -1,0 +1,234 @@
+/* contract.c - the contract every public step keeps, checked from the problem's
+ * declaration alone: any element-aligned pointer, guard zones around every buffer,
+ * exactly scratch_bytes of scratch, inputs left unchanged, a second run on dirty scratch,
+ * a created non-blocking stream behind a busy kernel, refusal past the largest n. */
+#include "kit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CGUARD 512 /* bytes of guard before and after every buffer and after the scratch */
+
+int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
+                        const kit_shape *sh, unsigned flags, char *msg, size_t len);
+
+typedef struct cbuf {
+    unsigned char *base; /* device allocation: guard | payload | guard */
+    size_t off;          /* payload offset from base */
+    size_t bytes;        /* payload bytes */
+    size_t total;
+} cbuf;
+
+static size_t first_bad(const unsigned char *a, size_t n)
+{
+    size_t j;
+    for (j = 0; j < n; j++)
+        if (a[j] != KIT_POISON_BYTE) return j;
+    return n;
+}
+
+/* fetch one guarded allocation and check both of its guards */
+static cudaError_t check_guards(const cbuf *b, unsigned char *host, const char *name,
+                                cudaStream_t s, int *ok, char *msg, size_t len)
+{
+    size_t j;
+    KIT_TRY(kit_fetch(host, b->base, b->total, s));
+    if ((j = first_bad(host, b->off)) < b->off) {
+        snprintf(msg, len, "wrote %zu bytes before %s", b->off - j, name);
+        *ok = 0;
+    } else if ((j = first_bad(host + b->off + b->bytes, b->total - b->off - b->bytes)) <
+               b->total - b->off - b->bytes) {
+        snprintf(msg, len, "wrote past the end of %s (byte %zu after it)", name, j);
+        *ok = 0;
+    }
+    return cudaSuccess;
+}
+
+typedef struct contract {
+    const kit_ladder *L;
+    const kit_problem *P;
+    size_t step;
+    kit_shape sh;
+    kit_host want, got;
+    unsigned char *host_raw[KIT_MAX_BUFS];
+    cbuf dev[KIT_MAX_BUFS];
+    cbuf scratch;
+    unsigned char *scratch_host;
+} contract;
+
+static void contract_free(contract *k)
+{
+    size_t b;
+    for (b = 0; b < KIT_MAX_BUFS; b++) {
+        if (k->dev[b].base) cudaFree(k->dev[b].base);
+        free(k->want.buf[b]); /* inputs: got.buf is the same; outputs: got points into host_raw */
+        free(k->host_raw[b]);
+    }
+    if (k->scratch.base) cudaFree(k->scratch.base);
+    free(k->scratch_host);
+}
+
+static cudaError_t alloc_guarded(cbuf *b, size_t bytes, size_t off)
+{
+    b->off = CGUARD + off;
+    b->bytes = bytes;
+    b->total = b->off + bytes + CGUARD;
+    return cudaMalloc((void **)&b->base, b->total);
+}
+
+/* poison every output (and its guards), run all phases on stream s */
+static cudaError_t run_once(contract *k, cudaStream_t s, int poison_scratch)
+{
+    void *p[KIT_MAX_BUFS];
+    size_t b;
+    int ph;
+    for (b = 0; b < k->P->nbufs; b++) {
+        if (k->P->bufs[b].role == KIT_OUT) KIT_TRY(kit_poison(k->dev[b].base, k->dev[b].total, s));
+        p[b] = k->dev[b].base + k->dev[b].off;
+    }
+    if (poison_scratch && k->scratch.base) KIT_TRY(kit_poison(k->scratch.base, k->scratch.total, s));
+    for (ph = 0; ph < kit_nphases(k->P); ph++)
+        KIT_TRY(k->L->run(k->L, k->step, ph, p, &k->sh,
+                          k->scratch.bytes ? k->scratch.base + k->scratch.off : NULL, s));
+    return cudaGetLastError();
+}
+
+/* fetch and judge: outputs vs reference, every guard, inputs unchanged */
+static cudaError_t judge(contract *k, cudaStream_t s, const char *when, int *ok, char *msg,
+                         size_t len)
+{
+    char inner[KIT_MSG];
+    size_t b;
+    *ok = 1;
+    inner[0] = '\0';
+    KIT_TRY(cudaStreamSynchronize(s));
+    for (b = 0; b < k->P->nbufs && *ok; b++) {
+        const kit_buffer *d = &k->P->bufs[b];
+        KIT_TRY(check_guards(&k->dev[b], k->host_raw[b], d->name, s, ok, inner, sizeof inner));
+        if (*ok && d->role == KIT_IN &&
+            memcmp(k->host_raw[b] + k->dev[b].off, k->want.buf[b], k->dev[b].bytes) != 0) {
+            snprintf(inner, sizeof inner, "changed its input %s", d->name);
+            *ok = 0;
+        }
+    }
+    if (*ok && k->scratch.base)
+        KIT_TRY(check_guards(&k->scratch, k->scratch_host, "the scratch", s, ok, inner, sizeof inner));
+    if (*ok)
+        *ok = kit_compare_outputs(k->P, &k->want, &k->got, &k->sh, k->L->step(k->L, k->step)->flags,
+                                  inner, sizeof inner);
+    if (!*ok) snprintf(msg, len, "%s: %s", when, inner);
+    return cudaSuccess;
+}
+
+cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh,
+                              const kit_input *in, uint64_t seed, const kit_contract_opts *o,
+                              int *ok, char *msg, size_t len)
+{
+    const kit_problem *P = L->P;
+    contract k;
+    cudaStream_t s = 0, busy = 0;
+    cudaEvent_t ev = 0;
+    char inner[KIT_MSG];
+    cudaError_t e = cudaSuccess;
+    size_t b, sb;
+    *ok = 0;
+    if (msg && len) msg[0] = '\0';
+    if (i >= L->count || P->nbufs > KIT_MAX_BUFS) return cudaErrorInvalidValue;
+    memset(&k, 0, sizeof k);
+    k.L = L;
+    k.P = P;
+    k.step = i;
+    k.sh = *sh;
+    /* host side: inputs and reference, as a context makes them */
+    for (b = 0; b < P->nbufs; b++) {
+        const size_t bytes = kit_buf_count(P, b, sh) * P->bufs[b].elem;
+        const size_t off = o->offset_elems * P->bufs[b].elem + (P->bufs[b].elem == 1 ? o->offset_bytes : 0);
+        k.want.buf[b] = malloc(bytes ? bytes : 1);
+        if (!k.want.buf[b]) { e = cudaErrorMemoryAllocation; goto out; }
+        if ((e = alloc_guarded(&k.dev[b], bytes, off)) != cudaSuccess) goto out;
+        k.host_raw[b] = (unsigned char *)malloc(k.dev[b].total);
+        if (!k.host_raw[b]) { e = cudaErrorMemoryAllocation; goto out; }
+        k.got.buf[b] = P->bufs[b].role == KIT_IN ? k.want.buf[b] : k.host_raw[b] + k.dev[b].off;
+    }
+    P->fill(P, &k.want, sh, in ? in : &P->inputs[0], seed);
+    if (L->reference) L->reference(L, i, &k.want, sh);
+    else P->reference(P, &k.want, sh);
+    for (b = 0; b < P->nbufs; b++) {
+        if ((e = kit_poison(k.dev[b].base, k.dev[b].total, 0)) != cudaSuccess) goto out;
+        if (P->bufs[b].role == KIT_IN && k.dev[b].bytes &&
+            (e = cudaMemcpy(k.dev[b].base + k.dev[b].off, k.want.buf[b], k.dev[b].bytes,
+                            cudaMemcpyHostToDevice)) != cudaSuccess)
+            goto out;
+    }
+    sb = L->scratch ? L->scratch(L, i, sh) : 0;
+    if (sb) {
+        if ((e = alloc_guarded(&k.scratch, sb, 0)) != cudaSuccess) goto out;
+        if (!(k.scratch_host = (unsigned char *)malloc(k.scratch.total))) {
+            e = cudaErrorMemoryAllocation;
+            goto out;
+        }
+    }
+    if ((e = cudaDeviceSynchronize()) != cudaSuccess) goto out;
+    if (o->busy_stream) {
+        if ((e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) != cudaSuccess) goto out;
+        if ((e = cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking)) != cudaSuccess) goto out;
+        if ((e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) != cudaSuccess) goto out;
+        /* a busy kernel on the step's stream: the step must wait for it like any
+         * stream-ordered work; and one on another stream, running beside the step */
+        if ((e = kit_busy(s, 2.0)) != cudaSuccess) goto out;
+        if ((e = kit_busy(busy, 4.0)) != cudaSuccess) goto out;
+    }
+    /* first run: fresh (poisoned) scratch */
+    if ((e = run_once(&k, s, 1)) != cudaSuccess) goto out;
+    if ((e = judge(&k, s, "first run", ok, inner, sizeof inner)) != cudaSuccess || !*ok) goto out;
+    /* second run: the scratch as the first run left it */
+    if ((e = run_once(&k, s, 0)) != cudaSuccess) goto out;
+    e = judge(&k, s, "second run on dirty scratch", ok, inner, sizeof inner);
+out:
+    if (e != cudaSuccess || !*ok) {
+        const kit_step_info *st = L->step(L, i);
+        char sz[32];
+        snprintf(msg, len, "%s %s (%s), n=%s, offsets %zu elements + %zu bytes%s: %s", L->id,
+                 st->name, st->param, kit_size_str(sh->n, sz, sizeof sz), o->offset_elems,
+                 o->offset_bytes, o->busy_stream ? ", non-blocking stream behind a busy kernel" : "",
+                 e != cudaSuccess ? cudaGetErrorString(e) : inner);
+    }
+    if (ev) cudaEventDestroy(ev);
+    if (busy) cudaStreamSynchronize(busy), cudaStreamDestroy(busy);
+    if (s) cudaStreamSynchronize(s), cudaStreamDestroy(s);
+    contract_free(&k);
+    return e;
+}
+
+cudaError_t kit_contract_refusal(const kit_ladder *L, size_t i, int *ok, char *msg, size_t len)
+{
+    const kit_problem *P = L->P;
+    const size_t max = kit_step_max_n(L, i);
+    void *p[KIT_MAX_BUFS] = {0}, *scratch = NULL;
+    kit_shape sh;
+    cudaError_t e = cudaSuccess, r;
+    size_t b;
+    int ph;
+    *ok = 1;
+    if (max == SIZE_MAX) return cudaSuccess; /* no limit but memory */
+    sh = kit_shape_default(P, max + 1);
+    for (b = 0; b < P->nbufs && e == cudaSuccess; b++) e = cudaMalloc(&p[b], 4096);
+    if (e == cudaSuccess) e = cudaMalloc(&scratch, 4096);
+    if (e == cudaSuccess) {
+        for (ph = 0; ph < kit_nphases(P) && *ok; ph++) {
+            r = L->run(L, i, ph, p, &sh, scratch, 0);
+            if (r != cudaErrorInvalidValue) {
+                *ok = 0;
+                snprintf(msg, len, "%s %s (%s) at n = %zu (past its largest n %zu): %s instead of "
+                         "cudaErrorInvalidValue", L->id, L->step(L, i)->name, L->step(L, i)->param,
+                         max + 1, max, cudaGetErrorString(r));
+            }
+        }
+        e = cudaDeviceSynchronize();
+    }
+    for (b = 0; b < P->nbufs; b++)
+        if (p[b]) cudaFree(p[b]);
+    if (scratch) cudaFree(scratch);
+    return e;
+}
