@@ -23,6 +23,7 @@ endif
 
 # ---------------------------------------------------------------- chapters
 ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
+override CH := $(firstword $(subst -, ,$(CH)))
 override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
 ifneq ($(CH),)
 CHAPTERS := $(filter $(CH)-%,$(ALL_CHAPTERS))
@@ -116,7 +117,7 @@ $(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
 
 # ------------------------------------------------------------------ targets
-.PHONY: all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help programs testbin test-program
+.PHONY: test-big ratios all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -127,9 +128,12 @@ testbin: # build the test program (build/IMPL/bin/tests[_NN]), in parallel unles
 test-program: $(TEST_BIN)
 	@:
 
-test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU)
+test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU; QUICK=1: no 2^31 contract runs)
 	@rm -f $(RESULTS)
-	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+	KIT_RESULTS=$(RESULTS) $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+
+test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB)
+	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) KIT_BIG_ONLY=1 $(TEST_BIN) --jobs $(JOBS) --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
 grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir for students
 ifneq ($(SUBMISSIONS),)
@@ -145,13 +149,19 @@ grade-here: testbin
 	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) >$(BUILD)/grade.log 2>&1 || true
 	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
 
-bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b)
+bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b, INPUT=a,b)
 	@st=0; for c in $(CHAPTERS); do \
-	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) || st=$$?; \
+	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) $(if $(INPUT),--input $(INPUT)); \
+	  r=$$?; [ $$r = 2 ] && exit 2; [ $$r = 0 ] || st=$$r; \
 	done; \
 	if command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots || st=1; \
 	else echo "gnuplot is not installed here: copy plots/ to a machine with gnuplot and run 'make plots' there"; fi; \
 	exit $$st
+
+ratios: ## best step vs its yardstick (CUB, cudaMemcpy) in every committed CSV (tools/ratios)
+	@for c in $(CHAPTERS); do for f in plots/$$c/*.csv; do \
+	  [ -f "$$f" ] && grep -qE '^[^,]*,(cub|thrust|cudaMemcpy)' "$$f" || continue; \
+	  echo "### $$f"; tools/ratios "$$f"; echo; done; done
 
 plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot)
 	@command -v gnuplot >/dev/null || { echo "make plots: gnuplot not found (apt-get install gnuplot-nox)"; exit 1; }

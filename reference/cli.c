@@ -33,6 +33,12 @@ static void print_problems(const kit_chapter *c, FILE *f)
         for (m = 0; m < l; m++)
             if (c->ladders[m]->P == P) break;
         if (m < l) continue;
+        for (m = 0; m < l; m++) /* the same inputs and no axes: one line */
+            if (c->ladders[m]->P->inputs == P->inputs && !P->naxes && !c->ladders[m]->P->naxes) break;
+        if (m < l) {
+            fprintf(f, "\ninputs of %s: those of %s\n", P->name, c->ladders[m]->P->name);
+            continue;
+        }
         fprintf(f, "\ninputs of %s (%s/s; --input A,B):\n", P->name, P->unit ? P->unit : "elements");
         for (k = 0; k < P->ninputs; k++)
             fprintf(f, "  %-16s %s\n", P->inputs[k].name, P->inputs[k].what);
@@ -200,7 +206,11 @@ static void list_inputs(const kit_chapter *c, FILE *f)
         for (m = 0; m < l && c->ladders[m]->P != P; m++) {
         }
         if (m < l) continue;
-        for (k = 0; k < P->ninputs; k++) fprintf(f, " %s", P->inputs[k].name);
+        for (k = 0; k < P->ninputs; k++) {
+            size_t q, dup = 0;
+            for (q = 0; q < l && !dup; q++) dup = kit_input_find(c->ladders[q]->P, P->inputs[k].name) != NULL;
+            if (!dup) fprintf(f, " %s", P->inputs[k].name);
+        }
     }
     fprintf(f, "\n");
 }
@@ -600,9 +610,9 @@ static int cmd_sanitize(const kit_chapter *c)
         const size_t nsizes = main_ladder ? sizeof main_sizes / sizeof *sizes : sizeof tune_sizes / sizeof *sizes;
         for (i = 0; i < L->count; i++)
             for (k = 0; k < nsizes; k++)
-                for (x = 0; x < (main_ladder && k < 2 ? L->P->ninputs : 1); x++) {
+                for (x = 0; x < (main_ladder && k == 2 ? L->P->ninputs : 1); x++) {
                     const kit_shape sh = kit_shape_default(L->P, sizes[k]);
-                    kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0};
+                    kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0, 0};
                     int ok = 0;
                     cudaError_t e;
                     if (sh.n > kit_step_max_n(L, i) || (L->step(L, i)->flags & KIT_TIMING_ONLY)) continue;

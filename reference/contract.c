@@ -182,6 +182,7 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
     /* first run: fresh (poisoned) scratch */
     if ((e = run_once(&k, s, 1)) != cudaSuccess) goto out;
     if ((e = judge(&k, s, "first run", ok, inner, sizeof inner)) != cudaSuccess || !*ok) goto out;
+    if (o->single) goto out;
     /* second run: the scratch as the first run left it */
     if ((e = run_once(&k, s, 0)) != cudaSuccess) goto out;
     e = judge(&k, s, "second run on dirty scratch", ok, inner, sizeof inner);

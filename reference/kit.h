@@ -184,24 +184,6 @@ void kit_permutation(uint32_t *perm, size_t n, uint64_t seed);
  * 0xFF, ...  Same seed, same bytes. */
 void kit_fill_u8(uint8_t *a, size_t n, kit_pattern p, uint64_t seed);
 
-/* Synthetic 8-bit images, stand-ins for photographs (histogram chapter).  A
- * base image (1024x1024 grey pixels, or 512x512 RGBA pixels) is generated from
- * the seed and tiled into a raster of n bytes whose width in pixels is the
- * smallest power of two w with w*w pixels >= n bytes (a 2^16-byte grey image is
- * a 256x256 crop, a 2^24-byte one 4096x4096 = 4x4 tiles); the last row may be
- * partial.  Pixels are stored row by row, RGBA as 4 bytes R,G,B,A. */
-typedef enum kit_image {
-    KIT_IMAGE_GRADIENT = 0, /* grey: smooth diagonal gradient and shading + noise: broad histogram */
-    KIT_IMAGE_DARK,         /* grey: dark noisy background, smooth bright blobs (MRI-like): peaked */
-    KIT_IMAGE_RGBA0,        /* RGBA: colour gradients + noise, alpha 0 in every pixel */
-    KIT_IMAGE_COUNT
-} kit_image;
-
-const char *kit_image_name(kit_image k);
-/* 1 and *k set when name is a known image kind ("image-gradient" ...), else 0. */
-int kit_image_parse(const char *name, kit_image *k);
-void kit_fill_image_u8(uint8_t *a, size_t n, kit_image k, uint64_t seed);
-
 /* ---------------------------------------------------------------- parsing */
 
 /* Parse a size such as "1000", "2^24", "1<<20", "16M", "4k" into *n.
@@ -296,7 +278,8 @@ struct kit_problem {
     /* fill the inputs (h->buf[k] of every KIT_IN buffer) for input in */
     void (*fill)(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
                  uint64_t seed);
-    /* the CPU reference: outputs (h->buf[k] of every KIT_OUT buffer) from the inputs */
+    /* the CPU reference: outputs (h->buf[k] of every KIT_OUT buffer) from the inputs;
+     * NULL when every ladder of the problem has a per-step reference */
     void (*reference)(const kit_problem *P, kit_host *h, const kit_shape *sh);
     /* compare what a step wrote (got) with the reference (want; inputs in both); NULL:
      * every output equal byte for byte, first mismatch reported as elements */
@@ -392,6 +375,7 @@ typedef struct kit_contract_opts {
     size_t offset_elems; /* offset of every buffer from a 256-byte boundary, in elements */
     size_t offset_bytes; /* extra byte offset for buffers of 1-byte elements (0..15) */
     int busy_stream;     /* run on a created non-blocking stream behind a busy kernel */
+    int single;          /* one run only (no second run on dirty scratch): huge sizes */
 } kit_contract_opts;
 
 /* The contract every public step keeps, checked at one shape: buffers placed at the given

@@ -125,6 +125,7 @@ struct kit_ctx {
     void **dev[KIT_MAX_BUFS];     /* rot allocations per buffer (outputs: guards included) */
     void *scratch;
     size_t scratch_bytes;
+    int want_is_step;             /* want holds a per-step reference (L->reference) */
 };
 
 const kit_shape *kit_ctx_shape(const kit_ctx *c) { return &c->sh; }
@@ -200,7 +201,8 @@ cudaError_t kit_ctx_new(const kit_ladder *L, const kit_shape *sh, const kit_inpu
         }
     }
     P->fill(P, &c->want, sh, c->in, seed);
-    P->reference(P, &c->want, sh);
+    if (P->reference) P->reference(P, &c->want, sh);
+    else c->want_is_step = 1; /* every ladder of this problem has its own reference */
     if (rot == 0) return cudaSuccess; /* host only: the CPU baselines */
     c->rot = rot;
     for (k = 0; k < P->nbufs; k++) {
@@ -303,7 +305,13 @@ cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *m
             (!guard_intact(c->raw[k], GUARD, "front", P->bufs[k].name, msg, len) ||
              !guard_intact(c->raw[k] + GUARD + c->bytes[k], GUARD, "back", P->bufs[k].name, msg, len)))
             return cudaSuccess;
-    if (c->L->reference) c->L->reference(c->L, i, &c->want, &c->sh);
+    if (c->L->reference) { /* a per-step answer; the problem's is recomputed when needed */
+        c->L->reference(c->L, i, &c->want, &c->sh);
+        c->want_is_step = 1;
+    } else if (c->want_is_step) {
+        P->reference(P, &c->want, &c->sh);
+        c->want_is_step = 0;
+    }
     *ok = kit_compare_outputs(P, &c->want, &c->got, &c->sh, c->L->step(c->L, i)->flags, msg, len);
     return cudaSuccess;
 }
@@ -613,27 +621,43 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
     }
 }
 
-/* the inputs to run: --input when given (those of them this problem has), else the list,
- * else the first; -1 and a message on stderr for an unknown name in the list */
+/* the inputs to run: the list (NULL: the problem's first), narrowed by --input when given
+ * (--input alone, when the list is NULL); -1 and a message on stderr for an unknown name
+ * in the list (a chapter's mistake) */
+static int in_list(const char *list, const char *name)
+{
+    const size_t m = strlen(name);
+    const char *p = list;
+    while (list && (p = strstr(p, name)) != NULL) {
+        if ((p == list || p[-1] == ',') && (p[m] == ',' || p[m] == '\0')) return 1;
+        p += m;
+    }
+    return 0;
+}
+
 static int pick_inputs(const kit_bench *b, const kit_problem *P, const char *list,
                        const kit_input **out, int max)
 {
-    const char *src = b->inputs ? b->inputs : list;
     char buf[1024], *tok, *save = NULL;
     int k = 0;
-    if (!src) {
-        out[0] = &P->inputs[0];
-        return 1;
+    if (!list) {
+        size_t i;
+        if (!b->inputs) {
+            out[0] = &P->inputs[0];
+            return 1;
+        }
+        for (i = 0; i < P->ninputs && k < max; i++)
+            if (in_list(b->inputs, P->inputs[i].name)) out[k++] = &P->inputs[i];
+        return k;
     }
-    snprintf(buf, sizeof buf, "%s", src);
+    snprintf(buf, sizeof buf, "%s", list);
     for (tok = strtok_r(buf, ",", &save); tok && k < max; tok = strtok_r(NULL, ",", &save)) {
         const kit_input *in = kit_input_find(P, tok);
         if (!in) {
-            if (b->inputs) continue; /* --input names inputs of other problems too */
             fprintf(stderr, "unknown input '%s' for %s\n", tok, P->name);
             return -1;
         }
-        out[k++] = in;
+        if (!b->inputs || in_list(b->inputs, tok)) out[k++] = in;
     }
     return k;
 }

@@ -18,7 +18,7 @@ proj = 'n gbps param input items_s pct_copy ms_median shape phase'
 # rows of f matching the space-separated csvq filters (e.g. "step=s0 input=uniform")
 sel(f, filt) = sprintf("< tools/csvq %s verified=ok %s -- %s", f, filt, proj)
 # one value of a column (first row matching filt), as a string
-val(f, filt, col) = system(sprintf("tools/csvq %s %s -- %s | head -n 1", f, filt, col))
+val(f, filt, col) = system(sprintf("tools/csvq %s %s -- %s | awk 'NR == 1'", f, filt, col))
 # the GPU that produced a CSV, and the copy bandwidth measured in the same run
 gpu_of(f) = val(f, 'step!=', 'gpu')
 copy_of(f) = (v = val(f, 'step=copy-bandwidth', 'gbps'), v eq '' ? 0 : real(v))

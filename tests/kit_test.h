@@ -71,10 +71,12 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
 /* One Criterion test per step of every table of a chapter (each in its own process:
  * a step that kills its CUDA context fails only its own test).  ladders: the chapter's
  * list (the first nmain are its main ladders).  The n = 2^31 + 5 runs happen unless
- * KIT_QUICK is set in the environment (make test QUICK=1). */
+ * KIT_QUICK is set in the environment (make test QUICK=1); KIT_BIG_ONLY=1 runs only them.
+ * (make test-big: the 2^31 + 5 runs of every chapter, one at a time). */
+/* (ladder index, step): Criterion may start each test in a fresh process image, so a
+ * parameter holds indices, never pointers */
 typedef struct kit_contract_param {
-    const kit_ladder *L;
-    size_t step;
+    size_t ladder, step;
     int main_ladder;
 } kit_contract_param;
 size_t kit_contract_params(const kit_ladder *const *ladders, size_t nladders, size_t nmain,
@@ -91,7 +93,9 @@ size_t kit_contract_params(const kit_ladder *const *ladders, size_t nladders, si
     ParameterizedTest(kit_contract_param *p, suite, contract, .timeout = 600)              \
     {                                                                                      \
         KIT_REQUIRE_GPU();                                                                 \
-        kit_expect_contract(p->L, p->step, p->main_ladder, getenv("KIT_QUICK") == NULL);   \
+        cr_assert_lt(p->ladder, (size_t)(nladders));                                       \
+        kit_expect_contract((ladders)[p->ladder], p->step, p->main_ladder,                  \
+                            getenv("KIT_QUICK") == NULL);                                  \
     }
 
 #endif

@@ -1,7 +1,8 @@
 /* test_02_reduce_scan.c - chapter 02: the CPU baselines and the operators,
  * every reduce step (uint32 and float) and every scan step (uint32 and affine
- * maps, inclusive and exclusive) against them, the tuning tables, repeated runs
- * on the same scratch, n = 2^28, and the exercises. */
+ * maps, inclusive and exclusive) against them, the tuning tables, the contract of every
+ * step, repeated runs on the same scratch, n = 2^28, and the exercises. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +10,8 @@
 #include "reduce_scan.h"
 #include "sklansky8.h"
 
-static const kit_pattern patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_ALTERNATING};
-#define NPAT (sizeof patterns / sizeof patterns[0])
+static const char *const inputs4[] = {"uniform", "zeros", "linear", "alternating", NULL};
+#define NPAT 4
 #define N28 ((size_t)1 << 28)
 
 static int affine_eq(rs_affine x, rs_affine y) { return x.a == y.a && x.b == y.b; }
@@ -101,20 +102,13 @@ Test(ch02_cpu, inputs_of_each_type)
     cr_assert_gt(rs_f32_tolerance((size_t)1 << 24), rs_f32_tolerance(1 << 10));
 }
 
-static const kit_ladder *const all_ladders[] = {
-    &rs_reduce_ladder,       &rs_reduce_f32_ladder,   &rs_scan_ladder,
-    &rs_scan_incl_ladder,    &rs_scan_affine_ladder,  &rs_scan_affine_incl_ladder,
-    &rs_reduce_pairs_ladder, &rs_scan_pairs_ladder,   &rs_reduce_bank_ladder,
-    &rs_scan_bank_ladder,    &rs_reduce_curves_ladder, &rs_scan_curves_ladder,
-    &rs_r8_ladder,           &rs_s4_ladder,
-};
-#define NLADDERS (sizeof all_ladders / sizeof *all_ladders)
-
 /* The step tables are the single source for bench, demo, tests and README. */
 Test(ch02_cpu, step_tables_are_consistent)
 {
     size_t l, i;
-    for (l = 0; l < NLADDERS; l++) kit_expect_table(all_ladders[l]);
+    for (l = 0; l < RS_NLADDERS; l++) kit_expect_table(rs_ladders[l]);
+    kit_expect_table(&rs_reduce_best_ladder);
+    kit_expect_table(&rs_scan_best_ladder);
     /* every main step has every type: run functions and scratch sizes */
     for (i = 0; i < RS_REDUCE_NSTEPS; i++)
         cr_assert(rs_reduce_steps[i].run_u32 && rs_reduce_steps[i].run_f32 && rs_reduce_steps[i].scratch_bytes,
@@ -135,18 +129,36 @@ Test(ch02_cpu, step_tables_are_consistent)
     }
 }
 
-/* The CPU baselines run through every main ladder on a host-only context. */
+/* The CPU baselines run through every type and mode on a host-only context (no device
+ * memory) and agree with the reference; the bytes each ladder counts per element. */
 Test(ch02_cpu, host_only_ladders)
 {
+    static const struct {
+        const kit_ladder *L;
+        double bytes_per_elem;
+    } all[] = {{&rs_reduce_ladder, 4},     {&rs_reduce_f32_ladder, 4},  {&rs_scan_ladder, 8},
+               {&rs_scan_incl_ladder, 8},  {&rs_scan_affine_ladder, 16}, {&rs_scan_affine_incl_ladder, 16}};
     size_t l;
-    for (l = 0; l < 6; l++) {
-        const kit_ladder *L = all_ladders[l];
-        void *ctx = NULL;
-        cr_assert_eq(L->setup(L, 1025, KIT_UNIFORM, 1, 0, &ctx), cudaSuccess, "%s", L->id);
-        cr_assert_str_eq(L->cpu_names[0], "serial");
-        L->cpu(ctx, 0);
-        L->teardown(ctx);
-        cr_assert_eq(L->bytes(L, 0, 1000), (l < 2 ? 4.0 : l < 4 ? 8.0 : 16.0) * 1000, "%s bytes", L->id);
+    for (l = 0; l < sizeof all / sizeof *all; l++) {
+        const kit_ladder *L = all[l].L;
+        const kit_shape sh = kit_shape_default(L->P, 1025), sh1000 = kit_shape_default(L->P, 1000);
+        const size_t out_bytes = kit_buf_count(L->P, 1, &sh) * L->P->bufs[1].elem;
+        kit_ctx *ctx = NULL;
+        const void *got, *want;
+        cr_assert_eq(kit_ctx_new(L, &sh, kit_input_find(L->P, "uniform"), 1, 0, &ctx), cudaSuccess,
+                     "%s", L->id);
+        cr_assert_eq(L->P->ncpu, 1, "%s", L->id);
+        cr_assert_str_eq(L->P->cpu[0].name, "serial");
+        kit_ctx_cpu(ctx, 0);
+        got = kit_ctx_inputs(ctx)->buf[1];
+        want = kit_ctx_want(ctx)->buf[1];
+        if (L->P == &rs_reduce_f32_problem) /* serial float vs the double sum: n * eps32 */
+            cr_assert(fabs(*(const float *)got - *(const float *)want) <= 1e-4 * *(const float *)want,
+                      "%s: %.9g vs %.9g", L->id, *(const float *)got, *(const float *)want);
+        else
+            cr_assert_eq(memcmp(got, want, out_bytes), 0, "%s: the serial baseline differs", L->id);
+        kit_ctx_free(ctx);
+        cr_assert_eq(L->bytes(L, 0, &sh1000), all[l].bytes_per_elem * 1000, "%s bytes", L->id);
     }
 }
 
@@ -156,7 +168,7 @@ TestSuite(ch02_gpu, .timeout = KIT_GPU_TIMEOUT);
 
 static void expect_sizes_patterns(const kit_ladder *L, size_t i)
 {
-    kit_expect_step_sizes(L, i, kit_test_sizes, kit_test_nsizes, patterns, NPAT, 11);
+    kit_expect_step_sizes(L, i, kit_test_sizes, kit_test_nsizes, inputs4, 11);
 }
 
 /* one test per reduce step: uint32 and float, sizes x patterns */
@@ -206,40 +218,41 @@ SCAN_TEST(cub_scan, 5)
 
 /* Set up once, then check every step of L (twice when twice: the second run
  * finds the scratch as the first left it). */
-static void expect_all_steps(const kit_ladder *L, size_t n, kit_pattern p, int twice)
+static void expect_all_steps(const kit_ladder *L, size_t n, const char *input, int twice)
 {
-    void *ctx = NULL;
+    const kit_shape sh = kit_shape_default(L->P, n);
+    kit_ctx *ctx = NULL;
     char msg[KIT_MSG];
     size_t i;
     int r;
-    cudaError_t e = L->setup(L, n, p, 4242, 1, &ctx);
+    cudaError_t e = kit_ctx_new(L, &sh, kit_input_find(L->P, input), 4242, 1, &ctx);
     cr_assert_eq(e, cudaSuccess, "%s n=%zu: setup: %s", L->id, n, cudaGetErrorString(e));
     for (i = 0; i < L->count; i++)
         for (r = 0; r <= twice; r++) {
             int ok = 0;
-            e = L->check(ctx, i, 0, &ok, msg, sizeof msg);
+            e = kit_ctx_check(ctx, i, 0, &ok, msg, sizeof msg);
             cr_assert_eq(e, cudaSuccess, "%s %s n=%zu run %d: CUDA error: %s", L->id,
                          L->step(L, i)->name, n, r + 1, cudaGetErrorString(e));
             cr_assert(ok, "%s %s n=%zu run %d: %s", L->id, L->step(L, i)->name, n, r + 1, msg);
         }
-    L->teardown(ctx);
+    kit_ctx_free(ctx);
 }
 
 /* n = 2^28 (GPU only): every step of every type and mode, uniform input */
-Test(ch02_gpu, reduce_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_ladder, N28, KIT_UNIFORM, 0); }
-Test(ch02_gpu, reduce_f32_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_f32_ladder, N28, KIT_UNIFORM, 0); }
-Test(ch02_gpu, scan_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_ladder, N28, KIT_UNIFORM, 0); }
-Test(ch02_gpu, scan_incl_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_incl_ladder, N28, KIT_UNIFORM, 0); }
-Test(ch02_gpu, scan_affine_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_affine_ladder, N28, KIT_UNIFORM, 0); }
+Test(ch02_gpu, reduce_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_ladder, N28, "uniform", 0); }
+Test(ch02_gpu, reduce_f32_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_reduce_f32_ladder, N28, "uniform", 0); }
+Test(ch02_gpu, scan_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_ladder, N28, "uniform", 0); }
+Test(ch02_gpu, scan_incl_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_incl_ladder, N28, "uniform", 0); }
+Test(ch02_gpu, scan_affine_2_28) { KIT_REQUIRE_GPU(); expect_all_steps(&rs_scan_affine_ladder, N28, "uniform", 0); }
 
 /* A second run on the scratch the first one left (tickets, tile status words). */
 Test(ch02_gpu, scratch_reuse)
 {
     KIT_REQUIRE_GPU();
-    expect_all_steps(&rs_reduce_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
-    expect_all_steps(&rs_reduce_f32_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
-    expect_all_steps(&rs_scan_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
-    expect_all_steps(&rs_scan_affine_incl_ladder, (1u << 20) + 7, KIT_UNIFORM, 1);
+    expect_all_steps(&rs_reduce_ladder, (1u << 20) + 7, "uniform", 1);
+    expect_all_steps(&rs_reduce_f32_ladder, (1u << 20) + 7, "uniform", 1);
+    expect_all_steps(&rs_scan_ladder, (1u << 20) + 7, "uniform", 1);
+    expect_all_steps(&rs_scan_affine_incl_ladder, (1u << 20) + 7, "uniform", 1);
 }
 
 /* The best reduce gives the same float bits on every run (fixed grouping). */
@@ -276,6 +289,9 @@ KIT_TABLE_TEST(ch02_gpu, reduce_curves, rs_reduce_curves_ladder)
 KIT_TABLE_TEST(ch02_gpu, scan_curves, rs_scan_curves_ladder)
 KIT_TABLE_TEST(ch02_gpu, reduce_tune, rs_r8_ladder)
 KIT_TABLE_TEST(ch02_gpu, scan_tune, rs_s4_ladder)
+
+/* the contract of every step of every table (reference/contract.c) */
+KIT_CONTRACT_TESTS(ch02_contract, rs_ladders, RS_NLADDERS, RS_NMAIN)
 
 /* ------------------------------------------------------------ exercises */
 
@@ -347,7 +363,7 @@ Test(ex02_warp_reduce, odd_sizes)
     static const size_t n[] = {33, 255, 257, 1023, 1025, 12345, (1u << 20) + 7};
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_UNIFORM, k);
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_n(&rs_reduce_ladder, R6, n[k], "uniform", k);
 }
 
 Test(ex02_warp_reduce, large_inputs)
@@ -356,8 +372,8 @@ Test(ex02_warp_reduce, large_inputs)
     size_t k;
     KIT_REQUIRE_GPU();
     for (k = 0; k < sizeof n / sizeof *n; k++) {
-        kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_UNIFORM, k);
-        kit_expect_step(&rs_reduce_ladder, R6, n[k], KIT_LINEAR, k);
+        kit_expect_n(&rs_reduce_ladder, R6, n[k], "uniform", k);
+        kit_expect_n(&rs_reduce_ladder, R6, n[k], "linear", k);
     }
 }
 
@@ -366,14 +382,14 @@ Test(ex02_warp_reduce, float_sums)
     static const size_t n[] = {100, 4097, (1u << 20) + 7, 1u << 24};
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_step(&rs_reduce_f32_ladder, R6, n[k], KIT_UNIFORM, k);
+    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_n(&rs_reduce_f32_ladder, R6, n[k], "uniform", k);
 }
 
 Test(ex02_warp_reduce, alternating_words)
 {
     KIT_REQUIRE_GPU();
-    kit_expect_step(&rs_reduce_ladder, R6, (1u << 24) + 1, KIT_ALTERNATING, 0);
-    kit_expect_step(&rs_reduce_ladder, R6, 999, KIT_ALTERNATING, 0);
+    kit_expect_n(&rs_reduce_ladder, R6, (1u << 24) + 1, "alternating", 0);
+    kit_expect_n(&rs_reduce_ladder, R6, 999, "alternating", 0);
 }
 
 /* ex02_block_scan (GPU): block_scan_exclusive in $(IMPL)/02-reduce-scan/s2_warp_scan.cu */
@@ -387,14 +403,14 @@ Test(ex02_block_scan, exclusive_sums)
 {
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < NS2; k++) kit_expect_step(&rs_scan_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+    for (k = 0; k < NS2; k++) kit_expect_n(&rs_scan_ladder, S2, s2_sizes[k], "uniform", k);
 }
 
 Test(ex02_block_scan, inclusive_sums)
 {
     size_t k;
     KIT_REQUIRE_GPU();
-    for (k = 0; k < NS2; k++) kit_expect_step(&rs_scan_incl_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+    for (k = 0; k < NS2; k++) kit_expect_n(&rs_scan_incl_ladder, S2, s2_sizes[k], "uniform", k);
 }
 
 Test(ex02_block_scan, affine_maps)
@@ -402,8 +418,8 @@ Test(ex02_block_scan, affine_maps)
     size_t k;
     KIT_REQUIRE_GPU();
     for (k = 0; k < NS2; k++) {
-        kit_expect_step(&rs_scan_affine_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
-        kit_expect_step(&rs_scan_affine_incl_ladder, S2, s2_sizes[k], KIT_UNIFORM, k);
+        kit_expect_n(&rs_scan_affine_ladder, S2, s2_sizes[k], "uniform", k);
+        kit_expect_n(&rs_scan_affine_incl_ladder, S2, s2_sizes[k], "uniform", k);
     }
 }
 
@@ -412,7 +428,7 @@ Test(ex02_block_scan, large_and_patterns)
     size_t p;
     KIT_REQUIRE_GPU();
     for (p = 0; p < NPAT; p++) {
-        if (patterns[p] == KIT_ZEROS) continue; /* a stub would pass on zeros */
-        kit_expect_step(&rs_scan_ladder, S2, (1u << 24) + 1, patterns[p], p);
+        if (strcmp(inputs4[p], "zeros") == 0) continue; /* a stub would pass on zeros */
+        kit_expect_n(&rs_scan_ladder, S2, (1u << 24) + 1, inputs4[p], p);
     }
 }

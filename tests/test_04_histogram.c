@@ -1,6 +1,7 @@
 /* test_04_histogram.c - chapter 04: the byte inputs and images, the CPU
- * baselines, every GPU step and tuning variant against them (all input kinds,
- * odd sizes, unaligned pointers, counter-overflow paths), and the exercises. */
+ * baselines, every GPU step and tuning variant against them (all inputs, odd
+ * sizes, unaligned pointers, counter-overflow paths), the contract of every
+ * step, and the exercises. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,16 +14,14 @@
 static const size_t hist_sizes[] = {0, 1, 3, 4, 5, 255, 1023, (1u << 20) + 7, 1u << 24};
 #define NSIZES (sizeof hist_sizes / sizeof *hist_sizes)
 
-/* kit_expect_step, with the step's param and the chapter's input names (images) */
-static void expect_step(const kit_ladder *L, size_t i, size_t n, int input, uint64_t seed)
+/* a[0..n) as the problem fills it for input in */
+static void fill(uint8_t *a, size_t n, const kit_input *in, uint64_t seed)
 {
-    const kit_step_info *s = L->step(L, i);
-    char msg[KIT_MSG];
-    int ok = 0;
-    cudaError_t e = kit_ladder_verify(L, i, n, (kit_pattern)input, seed, &ok, msg, sizeof msg);
-    cr_assert(e == cudaSuccess, "%s (%s), n=%zu, %s input: CUDA error: %s", s->name, s->param, n,
-              hist_input_name(input), cudaGetErrorString(e));
-    cr_assert(ok, "%s (%s), n=%zu, %s input: %s", s->name, s->param, n, hist_input_name(input), msg);
+    const kit_shape sh = kit_shape_default(&hist_problem, n);
+    kit_host h;
+    memset(&h, 0, sizeof h);
+    h.buf[0] = a;
+    hist_problem.fill(&hist_problem, &h, &sh, in, seed);
 }
 
 static uint64_t count_distinct(const uint8_t *a, size_t n)
@@ -51,12 +50,12 @@ Test(ch04_cpu, unroll4_equals_simple)
             char msg[KIT_MSG];
             int b;
             cr_assert(a);
-            hist_fill(a, n, hist_inputs[x], 40 + k);
+            fill(a, n, &hist_inputs[x], 40 + k);
             memset(u, 0xA5, sizeof u);
             hist_cpu_simple(a, n, s);
             hist_cpu_unroll4(a, n, u);
             cr_assert(kit_cmp_u32(u, s, HIST_BINS, msg, sizeof msg), "n=%zu %s: %s", n,
-                      hist_input_name(hist_inputs[x]), msg);
+                      hist_inputs[x].name, msg);
             for (b = 0; b < HIST_BINS; b++) total += s[b];
             cr_assert_eq(total, n, "the bins of n=%zu add up to %u", n, total);
             free(a);
@@ -123,8 +122,8 @@ Test(ch04_cpu, images)
     size_t i, x, y;
     cr_assert(a && b);
 
-    kit_fill_image_u8(a, n, KIT_IMAGE_GRADIENT, 3);
-    kit_fill_image_u8(b, n, KIT_IMAGE_GRADIENT, 3);
+    hist_fill_image_u8(a, n, HIST_IMAGE_GRADIENT, 3);
+    hist_fill_image_u8(b, n, HIST_IMAGE_GRADIENT, 3);
     cr_assert_eq(memcmp(a, b, n), 0, "same seed, same image");
     for (i = 1; i < 2048; i++) diff += (uint64_t)abs((int)a[i] - (int)a[i - 1]);
     cr_assert_lt(diff / 2047, 8, "gradient: neighbours differ by %llu on average", (unsigned long long)(diff / 2047));
@@ -134,64 +133,77 @@ Test(ch04_cpu, images)
             cr_assert(a[y * 2048 + x] == a[y * 2048 + x + 1024] &&
                       a[y * 2048 + x] == a[((y + 1024) % 2048) * 2048 + x], "tile at (%zu, %zu)", x, y);
 
-    kit_fill_image_u8(a, n, KIT_IMAGE_DARK, 3);
+    hist_fill_image_u8(a, n, HIST_IMAGE_DARK, 3);
     hist_cpu_simple(a, n, h);
     for (i = 0; i < 24; i++) dark += h[i];
     cr_assert_gt(dark, n / 2, "dark: most pixels are dark (%llu of %zu)", (unsigned long long)dark, n);
     cr_assert_geq(count_distinct(a, n), 100, "dark: bright blobs too");
 
-    kit_fill_image_u8(a, n, KIT_IMAGE_RGBA0, 3);
+    hist_fill_image_u8(a, n, HIST_IMAGE_RGBA0, 3);
     for (i = 3; i < n; i += 4) cr_assert_eq(a[i], 0, "alpha of pixel %zu", i / 4);
     hist_cpu_simple(a, n, h);
     cr_assert_geq(h[0], n / 4);
     cr_assert_geq(count_distinct(a, n), 150);
 
-    kit_fill_image_u8(a, 5, KIT_IMAGE_RGBA0, 3); /* tiny and odd sizes are fine */
+    hist_fill_image_u8(a, 5, HIST_IMAGE_RGBA0, 3); /* tiny and odd sizes are fine */
     cr_assert_eq(a[3], 0);
     free(a);
     free(b);
 }
 
+/* the problem's named inputs: found by name, and each fills what its generator makes */
 Test(ch04_cpu, input_names)
 {
+    static const char *const names[HIST_NINPUTS] = {"uniform",     "zeros",          "linear",
+                                                    "low-entropy", "image-gradient", "image-dark",
+                                                    "image-rgba0"};
+    static const kit_pattern patterns[4] = {KIT_UNIFORM, KIT_ZEROS, KIT_LINEAR, KIT_LOW_ENTROPY};
+    static const hist_image images[3] = {HIST_IMAGE_GRADIENT, HIST_IMAGE_DARK, HIST_IMAGE_RGBA0};
+    enum { N = 70001 };
+    static uint8_t a[N], b[N];
     size_t x;
-    int in = -1;
+    cr_assert_eq(hist_problem.inputs, hist_inputs);
+    cr_assert_eq(hist_problem.ninputs, HIST_NINPUTS);
     for (x = 0; x < HIST_NINPUTS; x++) {
-        cr_assert(hist_input_parse(hist_input_name(hist_inputs[x]), &in));
-        cr_assert_eq(in, hist_inputs[x]);
+        const kit_input *in = kit_input_find(&hist_problem, names[x]);
+        cr_assert_eq(in, &hist_inputs[x], "input %s", names[x]);
+        fill(a, N, in, 17);
+        if (x < 4) kit_fill_u8(b, N, patterns[x], 17);
+        else hist_fill_image_u8(b, N, images[x - 4], 17);
+        cr_assert_eq(memcmp(a, b, N), 0, "input %s: not its generator's bytes", names[x]);
     }
-    cr_assert(!hist_input_parse("image-nonsense", &in));
-    cr_assert_str_eq(hist_input_name(HIST_IMAGE(KIT_IMAGE_RGBA0)), "image-rgba0");
+    cr_assert_eq(kit_input_find(&hist_problem, "image-nonsense"), NULL);
 }
 
 /* The step tables are the single source for bench, demo, tests and README. */
 Test(ch04_cpu, step_tables_are_consistent)
 {
-    static const kit_ladder *const all[] = {&hist_ladder,           &hist_trish_k_ladder,
-                                            &hist_trish_res_ladder, &hist_rowsum_ladder,
-                                            &hist_hopper_ladder,    &hist_wide_ladder,
-                                            &hist_runs_ladder};
     size_t l, i, timing = 0;
-    for (l = 0; l < sizeof all / sizeof *all; l++) {
-        const kit_ladder *L = all[l];
+    for (l = 0; l <= HIST_NLADDERS; l++) {
+        const kit_ladder *L = l < HIST_NLADDERS ? hist_ladders[l] : &hist_s7_cub_ladder;
         const hist_step *t = (const hist_step *)L->table;
         kit_expect_table(L);
+        cr_assert_eq(L->P, &hist_problem, "%s: another problem", L->id);
         for (i = 0; i < L->count; i++) {
             const kit_step_info *s = L->step(L, i);
             cr_assert(t[i].run, "%s %s: no run", L->id, s->name);
-            if (strstr(s->param, HIST_TIMING_ONLY)) {
+            if (s->flags & KIT_TIMING_ONLY) {
                 cr_assert(L == &hist_rowsum_ladder, "%s %s: timing-only outside the row-sum table", L->id,
                           s->name);
+                cr_assert(strstr(s->param, "rowsum=off") != NULL, "%s (%s)", s->name, s->param);
                 timing++;
             }
         }
     }
     cr_assert_eq(timing, 2);
+    cr_assert_eq(hist_ladders[0], &hist_ladder);
     cr_assert_eq(hist_ladder.count, HIST_NSTEPS);
     cr_assert_eq(hist_steps[HIST_NSTEPS - 1].info.kind, KIT_STEP_YARDSTICK);
     cr_assert_str_eq(hist_steps[4].info.name, "s4_trish");
     cr_assert_str_eq(hist_steps[HIST_NSTEPS - 2].info.name, "s7_runs");
-    for (i = 0; i < HIST_RUNS_NVARIANTS; i++) /* the `runs` summary tells variants from the step by this */
+    cr_assert(hist_s7_cub_ladder.count == 2 && hist_s7_cub_ladder.table == &hist_steps[HIST_NSTEPS - 2],
+              "hist_s7_cub_ladder is not the main ladder's s7 and CUB");
+    for (i = 0; i < HIST_RUNS_NVARIANTS; i++) /* the `runs` figure tells variants from the step by this */
         cr_assert(strstr(hist_runs_variants[i].info.param, "x16B") == NULL, "%s", hist_runs_variants[i].info.param);
     cr_assert(strstr(hist_steps[HIST_NSTEPS - 2].info.param, "x16B") != NULL);
     cr_assert_eq(access("solutions/04-histogram/trish_bin.cuh", R_OK), 0);
@@ -202,16 +214,13 @@ Test(ch04_cpu, step_tables_are_consistent)
 
 TestSuite(ch04_gpu, .timeout = KIT_GPU_TIMEOUT);
 
-/* one test per ladder step: every size x every input kind */
+/* one test per ladder step: every size x every input */
 #define STEP_TEST(step_, i)                                                                     \
     Test(ch04_gpu, step_)                                                                       \
     {                                                                                           \
-        size_t k, x;                                                                            \
         KIT_REQUIRE_GPU();                                                                      \
         cr_assert_str_eq(hist_steps[i].info.name, #step_);                                      \
-        for (k = 0; k < NSIZES; k++)                                                            \
-            for (x = 0; x < HIST_NINPUTS; x++)                                                  \
-                expect_step(&hist_ladder, i, hist_sizes[k], hist_inputs[x], 11 + k);            \
+        kit_expect_step_sizes(&hist_ladder, i, hist_sizes, NSIZES, NULL, 11);                   \
     }
 
 STEP_TEST(s0_global_atomics, 0)
@@ -224,15 +233,17 @@ STEP_TEST(s6_wide_ilp, 6)
 STEP_TEST(s7_runs, 7)
 STEP_TEST(cub_histogram_even, 8)
 
+/* the contract of every step of every table (reference/contract.c) */
+KIT_CONTRACT_TESTS(ch04_contract, hist_ladders, HIST_NLADDERS, 1)
+
 /* tuning variants: a few sizes, uniform and all zeros (a full grid) */
+static const size_t variant_sizes[] = {5, 4101, (1u << 20) + 7};
+
 static void expect_table(const kit_ladder *L)
 {
-    static const size_t sizes[] = {5, 4101, (1u << 20) + 7};
-    static const int inputs[] = {KIT_UNIFORM, KIT_ZEROS};
-    size_t i, k, x;
-    for (i = 0; i < L->count; i++)
-        for (k = 0; k < 3; k++)
-            for (x = 0; x < 2; x++) expect_step(L, i, sizes[k], inputs[x], 5 + k);
+    static const char *const inputs[] = {"uniform", "zeros", NULL};
+    size_t i;
+    for (i = 0; i < L->count; i++) kit_expect_step_sizes(L, i, variant_sizes, 3, inputs, 5);
 }
 
 Test(ch04_gpu, trish_k_variants)
@@ -259,41 +270,37 @@ Test(ch04_gpu, wide_variants)
     expect_table(&hist_wide_ladder);
 }
 
-/* Every variant of a table on one context per (size, input). */
-static void expect_table_inputs(const hist_step *table, size_t count, const size_t *sizes,
-                                size_t nsizes, const int *inputs, size_t ninputs)
+/* L with the kit's byte patterns as its inputs instead of the chapter's: sorted, reverse,
+ * identical, alternating and few-unique are not inputs of the histogram problem, but they
+ * are the long runs s7 merges (the problem's fill makes them: they carry no image) */
+static const kit_ladder *on_patterns(const kit_ladder *L, kit_problem *P, kit_ladder *out)
 {
-    size_t i, k, x;
-    for (k = 0; k < nsizes; k++)
-        for (x = 0; x < ninputs; x++) {
-            hist_ctx *c = NULL;
-            cudaError_t e = hist_ctx_new(table, count, sizes[k], inputs[x], 31 + k, 1, &c);
-            cr_assert(e == cudaSuccess, "n=%zu, %s input: CUDA error: %s", sizes[k],
-                      hist_input_name(inputs[x]), cudaGetErrorString(e));
-            for (i = 0; i < count; i++) {
-                char msg[KIT_MSG] = "";
-                int ok = 0;
-                e = hist_ctx_check(c, i, 0, &ok, msg, sizeof msg);
-                cr_assert(e == cudaSuccess && ok, "%s (%s), n=%zu, %s input: %s", table[i].info.name,
-                          table[i].info.param, sizes[k], hist_input_name(inputs[x]),
-                          e != cudaSuccess ? cudaGetErrorString(e) : msg);
-            }
-            hist_ctx_free(c);
-        }
+    *P = hist_problem;
+    P->inputs = kit_pattern_inputs;
+    P->ninputs = KIT_PATTERN_COUNT;
+    *out = *L;
+    out->P = P;
+    return out;
 }
 
-/* s7 is data-dependent by design: its variants on every input kind, and on the
- * long-run patterns (sorted / reverse: runs of n/256 bytes across vectors and
- * data blocks; identical; alternating; few-unique), at odd sizes. */
+/* s7 is data-dependent by design: its variants on every input, and on the long-run
+ * patterns (sorted / reverse: runs of n/256 bytes across vectors and data blocks;
+ * identical; alternating; few-unique), at odd sizes. */
 Test(ch04_gpu, runs_variants)
 {
-    static const size_t sizes[] = {5, 4101, (1u << 20) + 7};
-    static const int runs_inputs[] = {KIT_SORTED, KIT_REVERSE, KIT_IDENTICAL, KIT_ALTERNATING,
-                                      KIT_FEW_UNIQUE};
+    static const char *const runs_inputs[] = {"sorted", "reverse", "identical", "alternating",
+                                              "few-unique", NULL};
+    kit_problem P;
+    kit_ladder variants, ladder;
+    size_t i;
     KIT_REQUIRE_GPU();
-    expect_table_inputs(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes, 3, hist_inputs, HIST_NINPUTS);
-    expect_table_inputs(hist_runs_variants, HIST_RUNS_NVARIANTS, sizes + 1, 2, runs_inputs, 5);
-    expect_table_inputs(hist_steps + HIST_NSTEPS - 2, 1, sizes, 3, runs_inputs, 5);
+    for (i = 0; i < HIST_RUNS_NVARIANTS; i++)
+        kit_expect_step_sizes(&hist_runs_ladder, i, variant_sizes, 3, NULL, 31);
+    on_patterns(&hist_runs_ladder, &P, &variants);
+    for (i = 0; i < HIST_RUNS_NVARIANTS; i++)
+        kit_expect_step_sizes(&variants, i, variant_sizes + 1, 2, runs_inputs, 31);
+    kit_expect_step_sizes(on_patterns(&hist_ladder, &P, &ladder), HIST_NSTEPS - 2, variant_sizes, 3,
+                          runs_inputs, 31);
 }
 
 /* Runs of random lengths (1 .. 3000 bytes) and values, at aligned and odd
@@ -350,14 +357,12 @@ Test(ch04_gpu, runs_random_lengths)
  * limit between two of them (and carries one s7 run through every data block). */
 static void expect_small_grids(const kit_ladder *L, const size_t *sizes, size_t nsizes)
 {
-    static const int inputs[] = {KIT_ZEROS, KIT_UNIFORM, HIST_IMAGE(KIT_IMAGE_RGBA0)};
+    static const char *const inputs[] = {"zeros", "uniform", "image-rgba0", NULL};
     static const unsigned grids[] = {1, 3};
-    size_t i, k, x, g;
+    size_t i, g;
     for (g = 0; g < 2; g++) {
         hist_set_grid_limit(grids[g]);
-        for (i = 0; i < L->count; i++)
-            for (k = 0; k < nsizes; k++)
-                for (x = 0; x < 3; x++) expect_step(L, i, sizes[k], inputs[x], 3 + k);
+        for (i = 0; i < L->count; i++) kit_expect_step_sizes(L, i, sizes, nsizes, inputs, 3);
     }
     hist_set_grid_limit(0);
 }
@@ -379,42 +384,27 @@ Test(ch04_gpu, overflow_paths_variants)
     expect_small_grids(&hist_runs_ladder, sizes, 1);
 }
 
-/* Any alignment: the steps read 4- or 16-byte units from the first aligned
- * address and count the loose bytes at both ends separately. */
+/* Any alignment: the steps read 4- or 16-byte units from the first aligned address and
+ * count the loose bytes at both ends separately.  Each run under the contract
+ * (reference/contract.c): the input 1 .. 15 bytes past a 256-byte boundary, guards around
+ * the input, the bins and the scratch, the input unchanged, a second run on dirty scratch. */
 Test(ch04_gpu, unaligned_inputs)
 {
     static const size_t offs[] = {1, 2, 3, 5, 8, 13, 15};
     static const size_t sizes[] = {1, 2, 17, 100, 4099, (1u << 20) + 7};
-    const size_t total = (1u << 20) + 64;
-    uint8_t *h = malloc(total), *d_in = NULL;
-    uint32_t want[HIST_BINS], got[HIST_BINS], *d_bins = NULL;
-    void *scratch = NULL;
-    size_t i, o, k, most;
-    char msg[KIT_MSG];
+    size_t i, o, k;
     KIT_REQUIRE_GPU();
-    cr_assert(h);
-    kit_fill_u8(h, total, KIT_UNIFORM, 21);
-    most = hist_table_scratch(hist_steps, HIST_NSTEPS, total);
-    cr_assert_eq(cudaMalloc((void **)&d_in, total), cudaSuccess);
-    cr_assert_eq(cudaMalloc((void **)&d_bins, sizeof got), cudaSuccess);
-    cr_assert_eq(cudaMalloc(&scratch, most), cudaSuccess);
-    cr_assert_eq(cudaMemcpy(d_in, h, total, cudaMemcpyHostToDevice), cudaSuccess);
     for (i = 0; i < HIST_NSTEPS; i++)
         for (o = 0; o < sizeof offs / sizeof *offs; o++)
             for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-                const size_t n = sizes[k];
-                hist_cpu_simple(h + offs[o], n, want);
-                cr_assert_eq(kit_poison(d_bins, sizeof got, 0), cudaSuccess);
-                cr_assert_eq(hist_steps[i].run(d_in + offs[o], n, d_bins, scratch, 0), cudaSuccess,
-                             "%s at offset %zu", hist_steps[i].info.name, offs[o]);
-                cr_assert_eq(kit_fetch(got, d_bins, sizeof got, 0), cudaSuccess);
-                cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s, offset %zu, n=%zu: %s",
-                          hist_steps[i].info.name, offs[o], n, msg);
+                const kit_shape sh = kit_shape_default(&hist_problem, sizes[k]);
+                const kit_contract_opts opt = {0, offs[o], 0, 0};
+                char msg[KIT_MSG];
+                int ok = 0;
+                cudaError_t e = kit_contract_step(&hist_ladder, i, &sh, &hist_inputs[0], 21, &opt, &ok,
+                                                  msg, sizeof msg);
+                cr_assert(e == cudaSuccess && ok, "%s", msg);
             }
-    cudaFree(d_in);
-    cudaFree(d_bins);
-    cudaFree(scratch);
-    free(h);
 }
 
 /* counts are 32-bit: 2^32 bytes or more is refused before anything runs */
@@ -568,11 +558,11 @@ Test(ex04_packed, emulated_trish)
     size_t x;
     cr_assert(a);
     for (x = 0; x < HIST_NINPUTS; x++) {
-        hist_fill(a, n, hist_inputs[x], 8);
+        fill(a, n, &hist_inputs[x], 8);
         hist_cpu_simple(a, n, want);
         emulate_trish(a, n, got);
-        cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s: %s",
-                  hist_input_name(hist_inputs[x]), msg);
+        cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "%s: %s", hist_inputs[x].name,
+                  msg);
     }
     free(a);
 }

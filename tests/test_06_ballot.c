@@ -9,11 +9,10 @@
 #include "ballot_bitplane.h"
 #include "kit_test.h"
 
-/* random, all-zero, all-one (segments of 1), alternating (segments of 2),
+/* probe inputs: random, all-zero, all-one (segments of 1), alternating (segments of 2),
  * random flags with segments of 32..200 */
-static const kit_pattern flag_patterns[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_ALTERNATING,
-                                            KIT_LOW_ENTROPY};
-#define NPAT (sizeof flag_patterns / sizeof flag_patterns[0])
+static const char *const probe_inputs[] = {"random", "zeros", "all-heads", "pairs",
+                                           "long-segments", NULL};
 
 /* odd sizes: partial last warps and blocks everywhere */
 static const size_t probe_sizes[] = {0, 1, 31, 32, 33, 1023, 1025, 4097, (1u << 20) + 7};
@@ -79,22 +78,28 @@ Test(ch06_cpu, groups_restart_and_directions_agree)
     }
 }
 
+/* on every input of the flags -> offsets problem, made by its fill */
 Test(ch06_cpu, swar_equals_serial)
 {
     static const size_t sizes[] = {0, 1, 7, 8, 9, 31, 33, 1023, 1025, (1u << 16) + 3};
+    const kit_problem *P = &ballot_scan_problem;
     size_t k, p;
     for (k = 0; k < sizeof sizes / sizeof *sizes; k++)
-        for (p = 0; p < NPAT; p++) {
+        for (p = 0; p < P->ninputs; p++) {
             const size_t n = sizes[k];
+            const kit_shape sh = kit_shape_default(P, n);
             uint8_t *f = malloc(n + 1);
             uint32_t *a = malloc((n + 1) * 4), *b = malloc((n + 1) * 4);
             char msg[KIT_MSG];
+            kit_host h;
             cr_assert(f && a && b);
-            ballot_fill_pattern(flag_patterns[p], f, NULL, NULL, n, 9 + k);
+            memset(&h, 0, sizeof h);
+            h.buf[0] = f;
+            P->fill(P, &h, &sh, &P->inputs[p], 9 + k);
             ballot_cpu_scan(f, a, n, 0, 0, 0);
             ballot_cpu_offsets_swar(f, b, n);
             cr_assert(kit_cmp_u32(b, a, n, msg, sizeof msg), "n=%zu %s: %s", n,
-                      ballot_pattern_desc(flag_patterns[p]), msg);
+                      P->inputs[p].name, msg);
             free(f);
             free(a);
             free(b);
@@ -199,8 +204,51 @@ Test(ch06_cpu, flag_and_head_patterns)
             cr_assert(i - last >= 32 && i - last <= 200, "segment of %zu at %zu", i - last, i);
             last = i;
         }
-    ballot_fill_pattern(KIT_IDENTICAL, f, h, NULL, N, 3);
-    for (i = 0; i < N; i++) cr_assert(f[i] == 1 && h[i] == 1);
+}
+
+/* every named input makes what its name says */
+Test(ch06_cpu, named_inputs)
+{
+    enum { N = 100000 };
+    static uint8_t f[N], h[N];
+    static uint32_t v[N];
+    const kit_problem *P = &ballot_scan_problem, *Q = &ballot_probe_problem;
+    const kit_shape sh = kit_shape_default(P, N);
+    const kit_input *in;
+    kit_host host;
+    size_t x, i, ones;
+    memset(&host, 0, sizeof host);
+    host.buf[0] = f;
+    /* flags -> offsets: 0/1 flags, as many ones as the input says */
+    for (x = 0; x < P->ninputs; x++) {
+        in = &P->inputs[x];
+        P->fill(P, &host, &sh, in, 3);
+        for (ones = 0, i = 0; i < N; i++) {
+            cr_assert(f[i] <= 1, "%s: flag %u at %zu", in->name, f[i], i);
+            ones += f[i];
+        }
+        cr_assert((double)ones > (in->value - 0.02) * N && (double)ones < (in->value + 0.02) * N + 1,
+                  "%s: %zu ones of %d, want about %g", in->name, ones, N, in->value);
+    }
+    /* probes: all-heads is all-one flags, every element a head, one value repeated */
+    host.buf[1] = h;
+    host.buf[2] = v;
+    in = kit_input_find(Q, "all-heads");
+    cr_assert(in != NULL);
+    Q->fill(Q, &host, &sh, in, 3);
+    for (i = 0; i < N; i++) cr_assert(f[i] == 1 && h[i] == 1 && v[i] == v[0]);
+    in = kit_input_find(Q, "sparse-no-heads");
+    cr_assert(in != NULL);
+    Q->fill(Q, &host, &sh, in, 3);
+    for (ones = 0, i = 0; i < N; i++) {
+        cr_assert(h[i] == 0 && (i == 0 || v[i] <= v[i - 1]));
+        ones += f[i];
+    }
+    cr_assert(ones > N / 20 && ones < N / 12, "sparse-no-heads: %zu ones of %d", ones, N);
+    in = kit_input_find(Q, "pairs");
+    cr_assert(in != NULL);
+    Q->fill(Q, &host, &sh, in, 3);
+    for (i = 0; i < N; i++) cr_assert(f[i] == (i & 1) && h[i] == !(i & 1));
 }
 
 Test(ch06_cpu, micro_reference)
@@ -223,15 +271,16 @@ Test(ch06_cpu, micro_reference)
 /* The step table is the single source for bench, demo, tests and README. */
 Test(ch06_cpu, step_tables_are_consistent)
 {
-    static const kit_ladder *const all[] = {
-        &ballot_ladder,         &ballot_lookback_ladder, &ballot_probe_ladder, &ballot_sort_ladder,
-        &ballot_mreduce_ladder, &ballot_mscan_ladder,    &ballot_mbits_ladder,
-    };
     size_t l;
-    for (l = 0; l < sizeof all / sizeof *all; l++) kit_expect_table(all[l]);
+    for (l = 0; l < BALLOT_NLADDERS; l++) kit_expect_table(ballot_ladders[l]);
+    cr_assert_eq(ballot_ladders[0], &ballot_ladder);
     cr_assert_eq(ballot_ladder.count, BALLOT_NSTEPS);
     cr_assert_eq(ballot_lookback_ladder.count, 36);
     cr_assert_eq(ballot_probe_ladder.count, BALLOT_PROBE_NVARIANTS);
+    cr_assert_eq(ballot_sort_ladder.count, BALLOT_SORT_NVARIANTS);
+    cr_assert_eq(ballot_mreduce_ladder.count, BALLOT_MREDUCE_NVARIANTS);
+    cr_assert_eq(ballot_mscan_ladder.count, BALLOT_MSCAN_NVARIANTS);
+    cr_assert_eq(ballot_mbits_ladder.count, BALLOT_MBITS_NVARIANTS);
 }
 
 /* every block primitive is probed at every block size the chapter uses */
@@ -256,14 +305,13 @@ Test(ch06_cpu, probes_cover_every_block_size)
 
 TestSuite(ch06_gpu, .timeout = KIT_GPU_TIMEOUT);
 
-/* one test per ladder step: every kit size (up to 2^24) x the flag patterns */
+/* one test per ladder step: every kit size (up to 2^24) x every flag input */
 #define STEP_TEST(step_, i)                                                                     \
     Test(ch06_gpu, step_)                                                                       \
     {                                                                                           \
         KIT_REQUIRE_GPU();                                                                      \
         cr_assert_str_eq(ballot_ladder.step(&ballot_ladder, i)->name, #step_);                  \
-        kit_expect_step_sizes(&ballot_ladder, i, kit_test_sizes, kit_test_nsizes, flag_patterns, \
-                              NPAT, 7);                                                         \
+        kit_expect_step_sizes(&ballot_ladder, i, kit_test_sizes, kit_test_nsizes, NULL, 7);     \
     }
 
 STEP_TEST(s0_rts32, 0)
@@ -276,7 +324,7 @@ STEP_TEST(cub_exclusive_sum, 4)
 static void expect_lookback_block(int tbs)
 {
     static const size_t sizes[] = {1, 33, 4101, (1u << 20) + 7, (1u << 22) + 3};
-    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_IDENTICAL, KIT_REVERSE};
+    static const char *const inputs[] = {"random", "ones", "sparse"};
     char prefix[32];
     size_t i, k, p, found = 0;
     snprintf(prefix, sizeof prefix, "tbs=%d ", tbs);
@@ -286,7 +334,7 @@ static void expect_lookback_block(int tbs)
             continue;
         found++;
         for (k = 0; k < sizeof sizes / sizeof *sizes; k++)
-            for (p = 0; p < 3; p++) kit_expect_step(&ballot_lookback_ladder, i, sizes[k], pats[p], k);
+            for (p = 0; p < 3; p++) kit_expect_n(&ballot_lookback_ladder, i, sizes[k], inputs[p], k);
     }
     cr_assert_eq(found, 12, "tbs=%d: %zu variants", tbs, found);
 }
@@ -295,23 +343,23 @@ Test(ch06_gpu, lookback_variants_128) { KIT_REQUIRE_GPU(); expect_lookback_block
 Test(ch06_gpu, lookback_variants_256) { KIT_REQUIRE_GPU(); expect_lookback_block(256); }
 Test(ch06_gpu, lookback_variants_512) { KIT_REQUIRE_GPU(); expect_lookback_block(512); }
 
-/* the probes whose name and param match (param NULL: any), over the given sizes x patterns */
+/* the probes whose name and param match (param NULL: any), over the given sizes x inputs
+ * (a NULL-terminated list of names) */
 static void expect_probes(const kit_ladder *L, const char *name, const char *param,
-                          const size_t *sizes, size_t nsizes, const kit_pattern *pats, size_t npats)
+                          const size_t *sizes, size_t nsizes, const char *const *inputs)
 {
-    size_t i, k, p, found = 0;
+    size_t i, found = 0;
     for (i = 0; i < L->count; i++) {
         const kit_step_info *s = L->step(L, i);
         if (strcmp(s->name, name) != 0 || (param && strcmp(s->param, param) != 0)) continue;
         found++;
-        for (k = 0; k < nsizes; k++)
-            for (p = 0; p < npats; p++) kit_expect_step(L, i, sizes[k], pats[p], 31 + k);
+        kit_expect_step_sizes(L, i, sizes, nsizes, inputs, 31);
     }
     cr_assert_gt(found, 0, "no probe %s %s", name, param ? param : "");
 }
 
 #define PROBES(name, param) \
-    expect_probes(&ballot_probe_ladder, name, param, probe_sizes, NPSIZE, flag_patterns, NPAT)
+    expect_probes(&ballot_probe_ladder, name, param, probe_sizes, NPSIZE, probe_inputs)
 
 Test(ch06_gpu, warp_scans_32bit)
 {
@@ -364,23 +412,22 @@ Test(ch06_gpu, block_primitives_1024) { KIT_REQUIRE_GPU(); expect_block_primitiv
 Test(ch06_gpu, block_radix_sort)
 {
     static const size_t sizes[] = {0, 1, 31, 33, 1025, 4097, (1u << 20) + 7};
-    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_SORTED,
-                                       KIT_REVERSE, KIT_FEW_UNIQUE};
+    static const char *const keys[] = {"uniform", "zeros", "identical", "sorted", "reverse",
+                                       "few-unique", NULL};
     KIT_REQUIRE_GPU();
-    kit_expect_ladder(&ballot_sort_ladder, sizes, sizeof sizes / sizeof *sizes, pats,
-                      sizeof pats / sizeof *pats);
+    kit_expect_ladder(&ballot_sort_ladder, sizes, sizeof sizes / sizeof *sizes, keys);
 }
 
 /* the micro-benchmarks compute what the CPU says, in every block */
 Test(ch06_gpu, micro_benchmarks)
 {
     static const size_t sizes[] = {1, 33, 16385, 3 * 16384 + 5, 1u << 20};
-    static const kit_pattern pats[] = {KIT_UNIFORM, KIT_ZEROS, KIT_IDENTICAL, KIT_ALTERNATING};
-    const size_t ns = sizeof sizes / sizeof *sizes, np = sizeof pats / sizeof *pats;
+    static const char *const tiles[] = {"uniform", "zeros", "identical", "alternating", NULL};
+    const size_t ns = sizeof sizes / sizeof *sizes;
     KIT_REQUIRE_GPU();
-    kit_expect_ladder(&ballot_mreduce_ladder, sizes, ns, pats, np);
-    kit_expect_ladder(&ballot_mscan_ladder, sizes, ns, pats, np);
-    kit_expect_ladder(&ballot_mbits_ladder, sizes, ns, pats, np);
+    kit_expect_ladder(&ballot_mreduce_ladder, sizes, ns, tiles);
+    kit_expect_ladder(&ballot_mscan_ladder, sizes, ns, tiles);
+    kit_expect_ladder(&ballot_mbits_ladder, sizes, ns, tiles);
 }
 
 /* a misaligned pointer is refused, not read out of bounds */
@@ -401,6 +448,9 @@ Test(ch06_gpu, misaligned_pointers_are_refused)
     cudaFree(scratch);
 }
 
+/* the contract of every step of every table (reference/contract.c) */
+KIT_CONTRACT_TESTS(ch06_contract, ballot_ladders, BALLOT_NLADDERS, 1)
+
 /* ------------------------------------------------------------ exercises */
 
 /* ex06_lanemask (GPU): the four computed lane-mask scans,
@@ -408,10 +458,10 @@ Test(ch06_gpu, misaligned_pointers_are_refused)
 TestSuite(ex06_lanemask, .timeout = KIT_GPU_TIMEOUT);
 
 static const size_t ex_sizes[] = {1, 31, 32, 33, 1025, (1u << 20) + 7};
-static const kit_pattern ex_pats[] = {KIT_UNIFORM, KIT_ALTERNATING, KIT_IDENTICAL};
+static const char *const ex_inputs[] = {"random", "pairs", "all-heads", NULL};
 #define EX_PROBE(name, param)                                                                   \
     expect_probes(&ballot_probe_ladder, name, param, ex_sizes, sizeof ex_sizes / sizeof *ex_sizes, \
-                  ex_pats, sizeof ex_pats / sizeof *ex_pats)
+                  ex_inputs)
 
 Test(ex06_lanemask, forward_exclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_excl", "tbs=128"); }
 Test(ex06_lanemask, forward_inclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_incl", "tbs=128"); }
@@ -428,54 +478,55 @@ Test(ex06_lanemask, two_d_blocks)
     EX_PROBE("lm_rev_excl", "tbs=96 (24x4)");
 }
 
-/* every partial last warp 32k + r and the other flag patterns */
+/* every partial last warp 32k + r and the other flag patterns (dense, sparse, runs, random) */
 Test(ex06_lanemask, partial_warps_all_patterns)
 {
-    static const kit_pattern pats[] = {KIT_LINEAR, KIT_REVERSE, KIT_FEW_UNIQUE, KIT_LOW_ENTROPY};
+    static const char *const inputs[] = {"dense", "sparse-no-heads", "runs", "long-segments", NULL};
     static const char *const names[] = {"lm_fwd_excl", "lm_fwd_incl", "lm_rev_incl", "lm_rev_excl"};
     size_t sizes[32], k;
     KIT_REQUIRE_GPU();
     for (k = 0; k < 32; k++) sizes[k] = 4096 + 32 * k + k; /* last warp holds k elements */
     for (k = 0; k < 4; k++)
-        expect_probes(&ballot_probe_ladder, names[k], "tbs=128", sizes, 32, pats, 4);
+        expect_probes(&ballot_probe_ladder, names[k], "tbs=128", sizes, 32, inputs);
 }
 
 /* ex06_segscan (GPU): seg_incl in $(IMPL)/06-ballot-scan/ballot_segscan.cuh */
 TestSuite(ex06_segscan, .timeout = KIT_GPU_TIMEOUT);
 
-static void expect_seg(const char *param, const kit_pattern *pats, size_t npats)
+static void expect_seg(const char *param, const char *const *inputs)
 {
     expect_probes(&ballot_probe_ladder, "seg_incl", param, ex_sizes,
-                  sizeof ex_sizes / sizeof *ex_sizes, pats, npats);
+                  sizeof ex_sizes / sizeof *ex_sizes, inputs);
 }
 
 Test(ex06_segscan, random_heads)
 {
-    static const kit_pattern p[] = {KIT_UNIFORM, KIT_LINEAR, KIT_FEW_UNIQUE};
+    static const char *const in[] = {"random", "dense", "runs", NULL};
     KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", p, 3);
+    expect_seg("tbs=128", in);
 }
 
 Test(ex06_segscan, long_segments)
 {
-    static const kit_pattern p[] = {KIT_LOW_ENTROPY, KIT_SORTED}; /* segments of 32..200 */
+    static const char *const in[] = {"long-segments", "ones-long", NULL}; /* segments of 32..200 */
     KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", p, 2);
+    expect_seg("tbs=128", in);
 }
 
 Test(ex06_segscan, segments_of_one_and_two)
 {
-    static const kit_pattern p[] = {KIT_IDENTICAL, KIT_ALTERNATING};
+    static const char *const in[] = {"all-heads", "pairs", NULL};
     KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", p, 2);
+    expect_seg("tbs=128", in);
 }
 
 Test(ex06_segscan, no_heads_and_2d_blocks)
 {
-    static const kit_pattern none[] = {KIT_REVERSE}, rnd[] = {KIT_UNIFORM, KIT_LOW_ENTROPY};
+    static const char *const none[] = {"sparse-no-heads", NULL};
+    static const char *const rnd[] = {"random", "long-segments", NULL};
     KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", none, 1);
-    expect_seg("tbs=96 (24x4)", rnd, 2);
+    expect_seg("tbs=128", none);
+    expect_seg("tbs=96 (24x4)", rnd);
 }
 
 /* ex06_bitplane (CPU): bitplane_split and bitplane_prefix,

@@ -10,50 +10,54 @@ static size_t point_n(const kit_bench *b)
     return b->quick ? (size_t)1 << 24 : (size_t)1 << b->max_log2;
 }
 
-/* Fig. 6.4 (our ladder): every reduce step, CUB and the CPU vs n. */
-static cudaError_t exp_reduce(kit_bench *b)
+/* L vs n = 2^10 .. 2^hi on uniform words, with the serial CPU loop when with_cpu. */
+static cudaError_t sweep(kit_bench *b, const kit_ladder *L, int hi, int with_cpu)
 {
-    return kit_ladder_sweep(b, &rs_reduce_ladder, 10, b->max_log2, KIT_UNIFORM, 1);
+    return kit_ladder_sweep(b, L, 10, hi, "uniform", with_cpu, 0);
 }
+
+/* Every step of L at n, on uniform words (tuning tables). */
+static cudaError_t point(kit_bench *b, const kit_ladder *L, size_t n)
+{
+    const kit_shape sh = kit_bench_shape(b, L->P, n);
+    return kit_ladder_point(b, L, &sh, "uniform");
+}
+
+/* Fig. 6.4 (our ladder): every reduce step, CUB and the CPU vs n. */
+static cudaError_t exp_reduce(kit_bench *b) { return sweep(b, &rs_reduce_ladder, b->max_log2, 1); }
 
 /* Every scan step (uint32, exclusive), CUB and the CPU vs n. */
-static cudaError_t exp_scan(kit_bench *b)
-{
-    return kit_ladder_sweep(b, &rs_scan_ladder, 10, b->max_log2, KIT_UNIFORM, 1);
-}
+static cudaError_t exp_scan(kit_bench *b) { return sweep(b, &rs_scan_ladder, b->max_log2, 1); }
 
 /* The reduce ladder on floats (same steps, a tolerance instead of equality). */
-static cudaError_t exp_float(kit_bench *b)
-{
-    return kit_ladder_sweep(b, &rs_reduce_f32_ladder, 10, b->max_log2, KIT_UNIFORM, 1);
-}
+static cudaError_t exp_float(kit_bench *b) { return sweep(b, &rs_reduce_f32_ladder, b->max_log2, 1); }
 
 /* The scan ladder on 8-byte affine maps (non-commutative), exclusive. */
 static cudaError_t exp_affine(kit_bench *b)
 {
-    return kit_ladder_sweep(b, &rs_scan_affine_ladder, 10, b->max_log2 - 1, KIT_UNIFORM, 1);
+    return sweep(b, &rs_scan_affine_ladder, b->max_log2 - 1, 1);
 }
 
 /* Tables 6.13-6.15: all 64 (nWarps, nWork) pairs of Brown's reduce and scan at
  * one size; the TLP (nWork = 1) and ILP (nWarps = 1) tables are its edges. */
 static cudaError_t exp_pairs(kit_bench *b)
 {
-    KIT_TRY(kit_ladder_point(b, &rs_reduce_pairs_ladder, point_n(b), KIT_UNIFORM));
-    return kit_ladder_point(b, &rs_scan_pairs_ladder, point_n(b), KIT_UNIFORM);
+    KIT_TRY(point(b, &rs_reduce_pairs_ladder, point_n(b)));
+    return point(b, &rs_scan_pairs_ladder, point_n(b));
 }
 
 /* Table 6.16 and Fig. 6.18: the bank-conflict strategies vs n. */
 static cudaError_t exp_bank(kit_bench *b)
 {
-    KIT_TRY(kit_ladder_sweep(b, &rs_reduce_bank_ladder, 10, b->max_log2, KIT_UNIFORM, 0));
-    return kit_ladder_sweep(b, &rs_scan_bank_ladder, 10, b->max_log2, KIT_UNIFORM, 0);
+    KIT_TRY(sweep(b, &rs_reduce_bank_ladder, b->max_log2, 0));
+    return sweep(b, &rs_scan_bank_ladder, b->max_log2, 0);
 }
 
 /* Fig. 6.5: baseline, ILP-focused, TLP-focused, mitigates, avoids vs n. */
 static cudaError_t exp_curves(kit_bench *b)
 {
-    KIT_TRY(kit_ladder_sweep(b, &rs_reduce_curves_ladder, 10, b->max_log2, KIT_UNIFORM, 0));
-    return kit_ladder_sweep(b, &rs_scan_curves_ladder, 10, b->max_log2, KIT_UNIFORM, 0);
+    KIT_TRY(sweep(b, &rs_reduce_curves_ladder, b->max_log2, 0));
+    return sweep(b, &rs_scan_curves_ladder, b->max_log2, 0);
 }
 
 /* The best steps' knobs beside CUB, at 2^20 and at the large size: pick R8_* and
@@ -63,10 +67,10 @@ static cudaError_t exp_tune(kit_bench *b)
     const size_t sizes[2] = {N20, point_n(b)};
     int k;
     for (k = 0; k < 2; k++) {
-        KIT_TRY(kit_ladder_point(b, &rs_r8_ladder, sizes[k], KIT_UNIFORM));
-        KIT_TRY(kit_ladder_point(b, &rs_reduce_best_ladder, sizes[k], KIT_UNIFORM));
-        KIT_TRY(kit_ladder_point(b, &rs_s4_ladder, sizes[k], KIT_UNIFORM));
-        KIT_TRY(kit_ladder_point(b, &rs_scan_best_ladder, sizes[k], KIT_UNIFORM));
+        KIT_TRY(point(b, &rs_r8_ladder, sizes[k]));
+        KIT_TRY(point(b, &rs_reduce_best_ladder, sizes[k]));
+        KIT_TRY(point(b, &rs_s4_ladder, sizes[k]));
+        KIT_TRY(point(b, &rs_scan_best_ladder, sizes[k]));
     }
     return cudaSuccess;
 }
@@ -84,17 +88,9 @@ static const kit_experiment experiments[] = {
 
 /* the two ladders first (nmain = 2: demo, README tables, sanitize at full sizes),
  * then the other types and modes and the tuning tables */
-static const kit_ladder *const ladders[] = {
-    &rs_reduce_ladder,       &rs_scan_ladder,          &rs_reduce_f32_ladder,
-    &rs_scan_incl_ladder,    &rs_scan_affine_ladder,   &rs_scan_affine_incl_ladder,
-    &rs_reduce_pairs_ladder, &rs_scan_pairs_ladder,    &rs_reduce_bank_ladder,
-    &rs_scan_bank_ladder,    &rs_reduce_curves_ladder, &rs_scan_curves_ladder,
-    &rs_r8_ladder,           &rs_s4_ladder,
-};
-
 static const kit_chapter chapter = {
-    "02", "02-reduce-scan", "reduce and scan", ladders, sizeof ladders / sizeof *ladders,
-    experiments, sizeof experiments / sizeof *experiments, (size_t)1 << 24, 2,
+    "02", "02-reduce-scan", "reduce and scan", rs_ladders, RS_NLADDERS,
+    experiments, sizeof experiments / sizeof *experiments, (size_t)1 << 24, RS_NMAIN,
 };
 
 int main(int argc, char **argv)

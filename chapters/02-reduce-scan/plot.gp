@@ -1,12 +1,14 @@
 # plot.gp - chapter 02 figures (run by `make plots`, after reference/plot_common.gp)
 
-have(name) = system(sprintf('test -f %s && echo 1 || echo 0', csv(name))) == 1
 pub = 'reference/published/02-reduce-scan.csv'
-# the document's numbers as percent of its GPU's peak: table, GPU, series -> "x percent" rows
-doc(t, g, s) = sprintf("< awk -F, '$1 == \"peak\" && $2 == \"%s\" { p = $5 } $1 == \"%s\" && $2 == \"%s\" && $3 == \"%s\" { print $4 \",\" 100 * $5 / p }' %s", g, t, g, s, pub)
+# the document's numbers (table, GPU, series) as "x,value" rows, and its GPU's datasheet peak
+doc(t, g, s) = sprintf("< tools/csvq %s figure=%s 'gpu=%s' series=%s -- x value", pub, t, g, s)
+DX = 1; DV = 2
+peak(g) = real(system(sprintf("tools/csvq %s figure=peak 'gpu=%s' -- value", pub, g)))
 # the verified rows of one step at n, and at the largest n of the file
-at_n(f, s, n) = sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\" && $4 == %d' %s", s, n, f)
-at_max(f, s) = sprintf("< awk -F, 'NR == FNR { if ($2 == \"%s\" && $11 == \"ok\" && $4 > m) m = $4; next } $2 == \"%s\" && $11 == \"ok\" && $4 == m' %s %s", s, s, f, f)
+at_n(f, s, n) = sel(f, sprintf('step=%s n=%d', s, n))
+max_n(f, s) = system(sprintf("tools/csvq %s verified=ok step=%s -- n | sort -n | tail -n 1", f, s))
+at_max(f, s) = sel(f, sprintf('step=%s n=%s', s, max_n(f, s)))
 
 # throughput vs n, one line per step: reduce, scan, float, affine
 array SW[4] = ['reduce', 'scan', 'float', 'affine']
@@ -18,7 +20,7 @@ do for [k = 1:4] {
             if (t eq 'png') { @png } else { @svg }
             @sweep_setup
             set title sprintf('Chapter 02, %s: throughput vs n on %s (dashed: cudaMemcpy D2D %.0f GB/s)', ST[k], gpu_of(f), bw)
-            plot for [s in steps_of(f)] rows(f, s) using 4:8 title s, bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
+            plot for [s in steps_of(f)] rows(f, s) using N:GBPS title s, bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
             unset logscale x; set format x '%g'; set key inside right bottom
         }
     }
@@ -34,7 +36,7 @@ if (have('pairs')) {
             set title sprintf("Chapter 02, Row DASk (Brown) %s (%s): nWarps x nWork at the largest n, on %s", p, s, gpu_of(f))
             set xlabel 'nWork (elements per thread per data block)'; set ylabel 'GB/s'; set xrange [0.5:8.5]; set xtics 1; set yrange [0:*]
             set key outside right top
-            plot for [w = 1:8] rows_with(f, s, sprintf('nWarps=%d', w)) using (pval('nWork')):8 title sprintf('nWarps = %d', w), \
+            plot for [w = 1:8] rows_with(f, s, sprintf('nWarps=%d', w)) using (pval('nWork')):GBPS title sprintf('nWarps = %d', w), \
                  bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
             set xrange [*:*]; set xtics autofreq; set key inside right bottom
         }
@@ -43,17 +45,18 @@ if (have('pairs')) {
     do for [e in 'tlp ilp'] {
         FIG = e; fixed = (e eq 'tlp') ? 'nWork=1' : 'nWarps=1'; knob = (e eq 'tlp') ? 'nWarps' : 'nWork'
         tab = (e eq 'tlp') ? 'table6.13' : 'table6.14'
+        pk580 = peak('GTX 580'); pkTitan = peak('GTX Titan')
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
             set title sprintf('Chapter 02, %s sweep (%s): ours on %s as %% of cudaMemcpy, the document as %% of peak', (e eq 'tlp') ? 'TLP' : 'ILP', fixed, gpu_of(f))
             set xlabel knob; set ylabel 'percent'; set xrange [0.5:8.5]; set xtics 1; set yrange [0:*]
             set key outside right top
-            plot rows_with(f, 'r7_row_dask', fixed) using (pval(knob)):10 lw 2 title 'ours: reduce', \
-                 rows_with(f, 's3_row_dask', fixed) using (pval(knob)):10 lw 2 title 'ours: scan (2n bytes)', \
-                 doc(tab, 'GTX Titan', 'reduce') using 1:2 dashtype 3 title 'GTX Titan: reduce', \
-                 doc(tab, 'GTX Titan', 'scan') using 1:2 dashtype 3 title 'GTX Titan: scan', \
-                 doc(tab, 'GTX 580', 'reduce') using 1:2 dashtype 4 title 'GTX 580: reduce', \
-                 doc(tab, 'GTX 580', 'scan') using 1:2 dashtype 4 title 'GTX 580: scan'
+            plot rows_with(f, 'r7_row_dask', fixed) using (pval(knob)):PCT lw 2 title 'ours: reduce', \
+                 rows_with(f, 's3_row_dask', fixed) using (pval(knob)):PCT lw 2 title 'ours: scan (2n bytes)', \
+                 doc(tab, 'GTX Titan', 'reduce') using DX:(100 * column(DV) / pkTitan) dashtype 3 title 'GTX Titan: reduce', \
+                 doc(tab, 'GTX Titan', 'scan') using DX:(100 * column(DV) / pkTitan) dashtype 3 title 'GTX Titan: scan', \
+                 doc(tab, 'GTX 580', 'reduce') using DX:(100 * column(DV) / pk580) dashtype 4 title 'GTX 580: reduce', \
+                 doc(tab, 'GTX 580', 'scan') using DX:(100 * column(DV) / pk580) dashtype 4 title 'GTX 580: scan'
             set xrange [*:*]; set xtics autofreq; set key inside right bottom
         }
     }
@@ -75,7 +78,7 @@ do for [k = 1:4] {
             if (t eq 'png') { @png } else { @svg }
             @sweep_setup
             set title sprintf("Chapter 02, Row DASk (Brown) %s, on %s", VT[k], gpu_of(f))
-            plot for [i = 1:5] sprintf("< awk -F, '$2 == \"%s\" && $11 == \"ok\" && index($3, \"%s=%s \") == 1' %s", VS[k], VK[k], word(VL[k], i), f) using 4:8 title (VK[k] eq 'bc' ? BT[i] : CT[i]), \
+            plot for [i = 1:5] sel(f, sprintf("step=%s 'param~^%s=%s '", VS[k], VK[k], word(VL[k], i))) using N:GBPS title (VK[k] eq 'bc' ? BT[i] : CT[i]), \
                  bw with lines dashtype 2 lc rgb 'black' title 'copy bandwidth'
             unset logscale x; set format x '%g'; set key inside right bottom
         }
@@ -92,11 +95,11 @@ if (have('tune')) {
             set title sprintf('Chapter 02, %s knobs (bars) vs %s (lines), on %s', s, y, gpu_of(f))
             set xlabel ''; set ylabel 'GB/s'; set yrange [0:*]; set xtics rotate by -35 font ',9'; set style fill solid 0.5; set boxwidth 0.4
             set key outside right top
-            nv = words(system(sprintf("awk -F, '$2 == \"%s\" && $4 == 1048576 { print NR }' %s", s, f)))
-            plot at_n(f, s, 1048576) using ($0 - 0.2):8:xticlabels(3) with boxes title 'n = 2^20', \
-                 at_max(f, s) using ($0 + 0.2):8 with boxes title 'largest n', \
-                 at_n(f, y, 1048576) using (-0.5):8:(nv):(0) with vectors nohead lw 2 title y.', n = 2^20', \
-                 at_max(f, y) using (-0.5):8:(nv):(0) with vectors nohead lw 2 dashtype 2 title y.', largest n'
+            nv = words(system(sprintf("tools/csvq %s verified=ok step=%s n=1048576 -- n", f, s)))
+            plot at_n(f, s, 1048576) using ($0 - 0.2):GBPS:xticlabels(PARAM) with boxes title 'n = 2^20', \
+                 at_max(f, s) using ($0 + 0.2):GBPS with boxes title 'largest n', \
+                 at_n(f, y, 1048576) using (-0.5):GBPS:(nv):(0) with vectors nohead lw 2 title y.', n = 2^20', \
+                 at_max(f, y) using (-0.5):GBPS:(nv):(0) with vectors nohead lw 2 dashtype 2 title y.', largest n'
             set xtics norotate font ',11' autofreq; set key inside right bottom
         }
     }

@@ -161,7 +161,16 @@ extern const rs_scan_step rs_brown_scan_curves[RS_CURVES_NVARIANTS];
 extern const rs_reduce_step rs_r8_variants[RS_R8_NVARIANTS];
 extern const rs_scan_step rs_s4_variants[RS_S4_NVARIANTS];
 
-/* ------------------------------------------------------- ladders (steps.c) */
+/* ----------------------------------------- problems and ladders (steps.c) */
+
+/* One problem per element type and scan mode: in (n elements) -> out (1 element for a
+ * reduce, n for a scan); inputs: the kit's word patterns (kit_pattern_inputs; floats and
+ * affine maps are made from the pattern's words by rs_fill_f32 / rs_fill_affine); one
+ * CPU baseline, "serial".  The float sum is compared within rs_f32_tolerance of the
+ * double-precision sum. */
+extern const kit_problem rs_reduce_u32_problem, rs_reduce_f32_problem;
+extern const kit_problem rs_scan_u32_problem, rs_scan_u32_incl_problem;       /* exclusive, inclusive */
+extern const kit_problem rs_scan_affine_problem, rs_scan_affine_incl_problem; /* exclusive, inclusive */
 
 extern const kit_ladder rs_reduce_ladder;      /* uint32 sum: every reduce step + CUB */
 extern const kit_ladder rs_reduce_f32_ladder;  /* float sum, same steps */
@@ -176,6 +185,12 @@ extern const kit_ladder rs_reduce_curves_ladder, rs_scan_curves_ladder;
 extern const kit_ladder rs_r8_ladder, rs_s4_ladder;
 /* the best step and CUB only (the last two entries of each main table) */
 extern const kit_ladder rs_reduce_best_ladder, rs_scan_best_ladder;
+
+/* every ladder but the best-steps ones (their steps are in the main ladders): the two
+ * main ladders (reduce, scan) first, then the other types and modes, then the tuning tables */
+#define RS_NLADDERS 14
+#define RS_NMAIN 2
+extern const kit_ladder *const rs_ladders[RS_NLADDERS];
 
 #ifdef __cplusplus
 }

@@ -52,8 +52,9 @@ cudaError_t cub_scan<rs_affine>(void *tmp, size_t &bytes, const rs_affine *in, r
                      : cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, op, (long long)n, s);
 }
 
-/* CUB's answer for the temporary storage, or 0 when the query fails */
-size_t bytes_or_zero(cudaError_t e, size_t bytes)
+/* CUB's answer for the temporary storage, or 0 when the query fails.  bytes by reference:
+ * read after the query (in bytes_or_zero(query(.., b, ..), b) a by-value b may be read first) */
+size_t bytes_or_zero(cudaError_t e, const size_t &bytes)
 {
     if (e != cudaSuccess) {
         cudaGetLastError();

@@ -29,15 +29,25 @@ typedef struct hist_step {
 void hist_cpu_simple(const uint8_t *in, size_t n, uint32_t *bins);  /* bins[v]++ */
 void hist_cpu_unroll4(const uint8_t *in, size_t n, uint32_t *bins); /* 4 sub-histograms */
 
-/* ---- inputs: the kit's byte patterns (kit_fill_u8) and its synthetic images
- * (kit_fill_image_u8) in one number space: 0 .. KIT_PATTERN_COUNT-1 are
- * patterns, HIST_IMAGE(k) is image k. */
-#define HIST_IMAGE(k) ((int)KIT_PATTERN_COUNT + (int)(k))
+/* ---- inputs (steps.c): the kit's byte patterns and the synthetic images, as the
+ * problem's named inputs.  arg: a kit_pattern (kit_fill_u8) when value is 0; a hist_image
+ * (hist_fill_image_u8) when value is its bytes per pixel (1 grey, 4 RGBA). */
 #define HIST_NINPUTS 7
-extern const int hist_inputs[HIST_NINPUTS]; /* what the chapter tests and benches */
-const char *hist_input_name(int input);
-int hist_input_parse(const char *name, int *input);
-void hist_fill(uint8_t *a, size_t n, int input, uint64_t seed);
+extern const kit_input hist_inputs[HIST_NINPUTS]; /* uniform first: the default */
+
+/* Synthetic 8-bit images (images.c), stand-ins for the document's photographs.  A base
+ * image (1024x1024 grey pixels, or 512x512 RGBA pixels) is generated from the seed and
+ * tiled into a raster of n bytes whose width in pixels is the smallest power of two w with
+ * w*w pixels >= n bytes (a 2^16-byte grey image is a 256x256 crop, a 2^24-byte one
+ * 4096x4096 = 4x4 tiles); the last row may be partial.  Pixels are stored row by row, RGBA
+ * as 4 bytes R,G,B,A.  Same seed, same image. */
+typedef enum hist_image {
+    HIST_IMAGE_GRADIENT = 0, /* grey: smooth diagonal gradient and shading + noise: broad histogram */
+    HIST_IMAGE_DARK,         /* grey: dark noisy background, smooth bright blobs (MRI-like): peaked */
+    HIST_IMAGE_RGBA0,        /* RGBA: colour gradients + noise, alpha 0 in every pixel */
+    HIST_IMAGE_COUNT
+} hist_image;
+void hist_fill_image_u8(uint8_t *a, size_t n, hist_image k, uint64_t seed);
 
 /* ---- the ladder, one file per step */
 cudaError_t hist_s0_global_atomics(const uint8_t *in, size_t n, uint32_t *bins, void *scratch, cudaStream_t s);
@@ -56,7 +66,7 @@ cudaError_t hist_s6_wide_ilp(const uint8_t *in, size_t n, uint32_t *bins, void *
 cudaError_t hist_s6_describe(kit_kernel_desc *d);
 cudaError_t hist_s7_runs(const uint8_t *in, size_t n, uint32_t *bins, void *scratch, cudaStream_t s);
 cudaError_t hist_s7_describe(kit_kernel_desc *d);
-/* s4 and s5 without their periodic row-sums: TIMING ONLY (see HIST_TIMING_ONLY) */
+/* s4 and s5 without their periodic row-sums: KIT_TIMING_ONLY (counts wrap past 255) */
 cudaError_t hist_s4_norowsum(const uint8_t *in, size_t n, uint32_t *bins, void *scratch, cudaStream_t s);
 cudaError_t hist_s4_norowsum_describe(kit_kernel_desc *d);
 cudaError_t hist_s5_norowsum(const uint8_t *in, size_t n, uint32_t *bins, void *scratch, cudaStream_t s);
@@ -94,47 +104,21 @@ extern const hist_step hist_hopper_variants[HIST_HOPPER_NVARIANTS];
 extern const hist_step hist_wide_variants[HIST_WIDE_NVARIANTS];
 extern const hist_step hist_runs_variants[HIST_RUNS_NVARIANTS];
 
-/* A step whose param contains this word skips the periodic row-sums: its counts
- * are wrong whenever an 8-bit counter passes 255.  Timing only: the tests never
- * run it, the bench marks its rows "timing-only" instead of verifying them. */
-#define HIST_TIMING_ONLY "TIMING-ONLY"
-
-/* ---- a verified, timed context over one table (steps.c) */
-typedef struct hist_ctx {
-    const hist_step *steps;
-    size_t count;
-    size_t n;
-    int input;
-    int rot;                  /* input copies rotated through (0: host only) */
-    uint8_t *h_in;
-    uint32_t want[HIST_BINS]; /* the CPU histogram */
-    uint32_t *h_out;          /* HIST_BINS + guard words */
-    void **d_in, **d_out;
-    void *scratch;
-    size_t scratch_bytes;     /* size of scratch */
-} hist_ctx;
-
-/* the largest scratch_bytes(n) of steps[0..count) */
-size_t hist_table_scratch(const hist_step *steps, size_t count, size_t n);
-
-cudaError_t hist_ctx_new(const hist_step *steps, size_t count, size_t n, int input, uint64_t seed,
-                         int rot, hist_ctx **out);
-/* poison the output and its guard, run step i once, compare all 256 bins */
-cudaError_t hist_ctx_check(hist_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
-/* step i on the first m <= n bytes of rotation r (the bench's cost probe) */
-cudaError_t hist_ctx_run(hist_ctx *c, size_t i, int r, size_t m, cudaStream_t s);
-void hist_ctx_free(hist_ctx *c);
-
-/* ---- ladders for the kit's harness (steps, demo, sanitize, tests: an input
- * number of hist_inputs passes as the kit_pattern of setup and
- * kit_ladder_verify) */
-extern const kit_ladder hist_ladder;
-extern const kit_ladder hist_trish_k_ladder;
-extern const kit_ladder hist_trish_res_ladder;
-extern const kit_ladder hist_rowsum_ladder;
+/* ---- the problem and its ladders for the harness (steps.c): n bytes in -> 256 bins */
+#define HIST_MAX_N 0xFFFFFFFFu /* a count must fit its 32-bit bin */
+extern const kit_problem hist_problem;
+extern const kit_ladder hist_ladder;           /* the main ladder + CUB */
 extern const kit_ladder hist_hopper_ladder;
 extern const kit_ladder hist_wide_ladder;
 extern const kit_ladder hist_runs_ladder;
+extern const kit_ladder hist_trish_k_ladder;
+extern const kit_ladder hist_trish_res_ladder;
+extern const kit_ladder hist_rowsum_ladder;    /* its rowsum=off steps are KIT_TIMING_ONLY */
+/* the main ladder's s7_runs and CUB only (the `runs` experiment's references); not in
+ * hist_ladders: its steps are the main ladder's */
+extern const kit_ladder hist_s7_cub_ladder;
+#define HIST_NLADDERS 7
+extern const kit_ladder *const hist_ladders[HIST_NLADDERS]; /* all of them, the main one first */
 
 /* ---- exercise probes (trish_probe.cu): one block of 64 threads runs an
  * exercise function on a 64 x 64 table of packed counters (row r, thread t at

@@ -1,8 +1,7 @@
-/* steps.c - chapter 04's step table (the only list of its ladder), the
- * verified/timed context every table is driven through, and the kit_ladder
- * adaptors for the harness (steps, demo, sanitize). */
-#include <stdlib.h>
-#include <string.h>
+/* steps.c - chapter 04's step tables (the only list of its ladder), the histogram
+ * problem (n bytes in, 256 bins out; its named inputs, CPU reference and baselines) and
+ * the ladders the kit's harness drives (bench, demo, sanitize, tests, contract). */
+#include <limits.h>
 
 #include "histogram.h"
 
@@ -46,150 +45,116 @@ const hist_step hist_steps[HIST_NSTEPS] = {
      hist_partials_scratch, hist_s7_runs},
     {{"cub_histogram_even", "257 levels [0,256) uint8->uint32",
       "yardstick: cub::DeviceHistogram::HistogramEven (privatized shared-memory atomics)",
-      "chapters/04-histogram/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
+      "chapters/04-histogram/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL,
+      .max_n = INT_MAX /* CUB's sample count is an int (yardsticks.cu) */},
      hist_yard_cub_scratch, hist_yard_cub},
 };
 
-/* the row-sum cost: s4 and s5 with and without their periodic row-sums */
+/* the row-sum cost: s4 and s5 with and without their periodic row-sums (the "off"
+ * variants count wrong as soon as an 8-bit counter passes 255: timing only) */
 const hist_step hist_rowsum_variants[HIST_ROWSUM_NVARIANTS] = {
     {{"s4_trish", "rowsum=on", "periodic row-sums (the step)", F("s4_trish.cu"),
       "ex04_bin_word+ex04_rowsum", KIT_STEP_GPU, hist_s4_describe},
      hist_partials_scratch, hist_s4_trish},
-    {{"s4_trish", "rowsum=off " HIST_TIMING_ONLY, "no periodic row-sum: counts wrap past 255",
-      F("s4_trish.cu"), "ex04_bin_word+ex04_rowsum", KIT_STEP_GPU, hist_s4_norowsum_describe},
+    {{"s4_trish", "rowsum=off", "no periodic row-sum: counts wrap past 255", F("s4_trish.cu"),
+      "ex04_bin_word+ex04_rowsum", KIT_STEP_GPU, hist_s4_norowsum_describe,
+      .flags = KIT_TIMING_ONLY},
      hist_partials_scratch, hist_s4_norowsum},
     {{"s5_trish_hopper", "rowsum=on", "periodic row-sums (the step)", F("s5_trish_hopper.cu"), NULL,
       KIT_STEP_GPU, hist_s5_describe},
      hist_partials_scratch, hist_s5_trish_hopper},
-    {{"s5_trish_hopper", "rowsum=off " HIST_TIMING_ONLY, "no periodic row-sum: counts wrap past 255",
-      F("s5_trish_hopper.cu"), NULL, KIT_STEP_GPU, hist_s5_norowsum_describe},
+    {{"s5_trish_hopper", "rowsum=off", "no periodic row-sum: counts wrap past 255",
+      F("s5_trish_hopper.cu"), NULL, KIT_STEP_GPU, hist_s5_norowsum_describe,
+      .flags = KIT_TIMING_ONLY},
      hist_partials_scratch, hist_s5_norowsum},
 };
 
-/* ------------------------------------------------------------- the context */
+/* ------------------------------------------------------- the histogram problem */
 
-#define HIST_GUARD 256 /* poisoned words after the 256 bins, checked untouched */
-#define OUT_WORDS (HIST_BINS + HIST_GUARD)
+/* The document's data sets: uniform random, all zeros (worst case for atomics), linear
+ * (no two lanes of a warp collide), low entropy; its photographs are replaced by the
+ * synthetic images of images.c.  This order is the order of the bench's rows. */
+const kit_input hist_inputs[HIST_NINPUTS] = {
+    {"uniform", "random bytes", KIT_UNIFORM, 0},
+    {"zeros", "all zero: one bin (the worst case for atomics and counters)", KIT_ZEROS, 0},
+    {"linear", "0, 1, ..., 255, 0, ...: no two lanes of a warp collide", KIT_LINEAR, 0},
+    {"low-entropy", "bytes of the AND of three random words (0 is 34%)", KIT_LOW_ENTROPY, 0},
+    {"image-gradient", "grey image: smooth diagonal ramp and shading + noise", HIST_IMAGE_GRADIENT, 1},
+    {"image-dark", "grey image: dark noisy background, bright blobs (MRI-like)", HIST_IMAGE_DARK, 1},
+    {"image-rgba0", "RGBA image: colour gradients + noise, alpha 0", HIST_IMAGE_RGBA0, 4},
+};
 
-size_t hist_table_scratch(const hist_step *steps, size_t count, size_t n)
+static size_t bins_count(const kit_shape *sh)
 {
-    size_t i, most = 0;
-    for (i = 0; i < count; i++)
-        if (steps[i].scratch_bytes && steps[i].scratch_bytes(n) > most)
-            most = steps[i].scratch_bytes(n);
-    return most;
+    (void)sh;
+    return HIST_BINS;
 }
 
-void hist_ctx_free(hist_ctx *c)
+static const kit_buffer hist_bufs[] = {{"in", KIT_IN, 1, NULL}, {"bins", KIT_OUT, 4, bins_count}};
+
+/* an image when the input carries its bytes per pixel, else a kit byte pattern */
+static void hist_fill(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                      uint64_t seed)
 {
-    if (!c) return;
-    kit_dev_free_copies(c->d_in, c->rot);
-    kit_dev_free_copies(c->d_out, c->rot);
-    cudaFree(c->scratch);
-    free(c->h_in);
-    free(c->h_out);
-    free(c);
+    if (in->value > 0) hist_fill_image_u8((uint8_t *)h->buf[0], sh->n, (hist_image)in->arg, seed);
+    else kit_fill_patterns(P, h, sh, in, seed);
 }
 
-cudaError_t hist_ctx_new(const hist_step *steps, size_t count, size_t n, int input, uint64_t seed,
-                         int rot, hist_ctx **out)
+static void cpu_simple(const kit_problem *P, kit_host *h, const kit_shape *sh)
 {
-    hist_ctx *c = (hist_ctx *)calloc(1, sizeof *c);
-    size_t scratch;
-    *out = c;
-    if (!c) return cudaErrorMemoryAllocation;
-    c->steps = steps;
-    c->count = count;
-    c->n = n;
-    c->input = input;
-    c->h_in = (uint8_t *)malloc(n ? n : 1);
-    c->h_out = (uint32_t *)malloc(OUT_WORDS * sizeof(uint32_t));
-    if (!c->h_in || !c->h_out) return cudaErrorMemoryAllocation;
-    hist_fill(c->h_in, n, input, seed);
-    hist_cpu_unroll4(c->h_in, n, c->want); /* equals hist_cpu_simple (ch04_cpu tests) */
-    if (rot == 0) return cudaSuccess;      /* host only */
-    c->rot = rot;
-    KIT_TRY(kit_dev_copies(&c->d_in, rot, c->h_in, n, n));
-    KIT_TRY(kit_dev_copies(&c->d_out, rot, NULL, 0, OUT_WORDS * sizeof(uint32_t)));
-    scratch = hist_table_scratch(steps, count, n);
-    if (scratch) KIT_TRY(cudaMalloc(&c->scratch, scratch));
-    c->scratch_bytes = scratch;
-    return cudaSuccess;
+    (void)P;
+    hist_cpu_simple((const uint8_t *)h->buf[0], sh->n, (uint32_t *)h->buf[1]);
 }
 
-cudaError_t hist_ctx_run(hist_ctx *c, size_t i, int r, size_t m, cudaStream_t s)
+/* the reference: equals hist_cpu_simple (ch04_cpu tests), faster on runs of equal bytes */
+static void cpu_unroll4(const kit_problem *P, kit_host *h, const kit_shape *sh)
 {
-    if (i >= c->count || r < 0 || r >= c->rot || m > c->n) return cudaErrorInvalidValue;
-    return c->steps[i].run((const uint8_t *)c->d_in[r], m, (uint32_t *)c->d_out[r], c->scratch, s);
+    (void)P;
+    hist_cpu_unroll4((const uint8_t *)h->buf[0], sh->n, (uint32_t *)h->buf[1]);
 }
 
-cudaError_t hist_ctx_check(hist_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
-{
-    *ok = 0;
-    if (c->rot < 1) return cudaErrorInvalidValue;
-    KIT_TRY(kit_poison(c->d_out[0], OUT_WORDS * sizeof(uint32_t), s));
-    KIT_TRY(hist_ctx_run(c, i, 0, c->n, s));
-    KIT_TRY(kit_fetch(c->h_out, c->d_out[0], OUT_WORDS * sizeof(uint32_t), s));
-    *ok = kit_cmp_u32(c->h_out, c->want, HIST_BINS, msg, len) &&
-          kit_all_poison_u32(c->h_out + HIST_BINS, HIST_GUARD, msg, len);
-    return cudaSuccess;
-}
+static const kit_cpu hist_cpus[] = {{"simple", cpu_simple}, {"unroll4", cpu_unroll4}};
 
-/* ------------------------------------------------------- ladder adaptors */
+const kit_problem hist_problem = {
+    "histogram", hist_bufs, 2, hist_inputs, HIST_NINPUTS, NULL, 0, "bytes", NULL,
+    {NULL}, HIST_MAX_N, hist_fill, cpu_unroll4, NULL, hist_cpus, 2, NULL,
+};
 
-static const kit_step_info *hl_info(const kit_ladder *L, size_t i)
+/* ------------------------------------------------------------- the ladders */
+
+static const kit_step_info *hist_info(const kit_ladder *L, size_t i)
 {
     return &((const hist_step *)L->table)[i].info;
 }
 
-static double hl_bytes(const kit_ladder *L, size_t i, size_t n)
+static double hist_bytes(const kit_ladder *L, size_t i, const kit_shape *sh)
 {
     (void)L;
     (void)i;
-    return (double)n + HIST_BINS * sizeof(uint32_t); /* read n bytes, write the bins */
+    return (double)sh->n + HIST_BINS * sizeof(uint32_t); /* read n bytes, write the bins */
 }
 
-static double hl_elems(const kit_ladder *L, size_t n)
+static size_t hist_scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
 {
-    (void)L;
-    return (double)n;
+    const hist_step *st = &((const hist_step *)L->table)[i];
+    return st->scratch_bytes ? st->scratch_bytes(sh->n) : 0;
 }
 
-static cudaError_t hl_setup(const kit_ladder *L, size_t n, kit_pattern p, uint64_t seed, int rot,
-                            void **ctx)
+static cudaError_t hist_run(const kit_ladder *L, size_t i, int ph, void *const *dev,
+                            const kit_shape *sh, void *scratch, cudaStream_t s)
 {
-    hist_ctx *c = NULL;
-    cudaError_t e = hist_ctx_new((const hist_step *)L->table, L->count, n, (int)p, seed, rot, &c);
-    *ctx = c;
-    return e;
+    (void)ph;
+    return ((const hist_step *)L->table)[i].run((const uint8_t *)dev[0], sh->n, (uint32_t *)dev[1],
+                                                scratch, s);
 }
 
-static cudaError_t hl_launch(void *ctx, size_t i, int rep, cudaStream_t s)
-{
-    hist_ctx *c = (hist_ctx *)ctx;
-    return hist_ctx_run(c, i, rep % c->rot, c->n, s);
-}
-
-static cudaError_t hl_check(void *ctx, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
-{
-    return hist_ctx_check((hist_ctx *)ctx, i, s, ok, msg, len);
-}
-
-static void hl_cpu(void *ctx, int v)
-{
-    hist_ctx *c = (hist_ctx *)ctx;
-    if (v == 0) hist_cpu_simple(c->h_in, c->n, c->h_out);
-    else hist_cpu_unroll4(c->h_in, c->n, c->h_out);
-}
-
-static void hl_teardown(void *ctx)
-{
-    hist_ctx_free((hist_ctx *)ctx);
-}
+/* The bench skips a step whose run would take longer than 40 ms (global atomics on
+ * degenerate data at 2^30 bytes), estimated from a run on a 2^20-byte prefix. */
+#define HIST_BUDGET_MS 40.0
 
 #define HIST_LADDER(ID, TITLE, TABLE, COUNT)                                                   \
-    {ID,       TITLE,     COUNT,    TABLE,     hl_info, hl_bytes,                     hl_elems, \
-     hl_setup, hl_launch, hl_check, hl_cpu,    {"simple", "unroll4", NULL}, hl_teardown}
+    {ID, TITLE, COUNT, TABLE, &hist_problem, hist_info, hist_bytes, hist_scratch, hist_run,    \
+     NULL, HIST_BUDGET_MS, NULL}
 
 const kit_ladder hist_ladder =
     HIST_LADDER("histogram", "256-bin histogram ladder", hist_steps, HIST_NSTEPS);
@@ -200,7 +165,7 @@ const kit_ladder hist_trish_res_ladder =
     HIST_LADDER("hist-trish-res", "s4 kernel, forced resident blocks per SM 1..13",
                 hist_trish_res_variants, HIST_TRISH_RES_NVARIANTS);
 const kit_ladder hist_rowsum_ladder =
-    HIST_LADDER("hist-rowsum", "s4 and s5 with / without periodic row-sums (timing only)",
+    HIST_LADDER("hist-rowsum", "s4 and s5 with / without periodic row-sums (off: timing only)",
                 hist_rowsum_variants, HIST_ROWSUM_NVARIANTS);
 const kit_ladder hist_hopper_ladder =
     HIST_LADDER("hist-hopper", "s5 kernel, threads x k x batch x update x blocks per SM",
@@ -211,3 +176,10 @@ const kit_ladder hist_wide_ladder =
 const kit_ladder hist_runs_ladder =
     HIST_LADDER("hist-runs", "s7 kernel, threads x k x batch x copies x runs x layout",
                 hist_runs_variants, HIST_RUNS_NVARIANTS);
+const kit_ladder hist_s7_cub_ladder =
+    HIST_LADDER("histogram", "the ladder's s7_runs and CUB", hist_steps + HIST_NSTEPS - 2, 2);
+
+const kit_ladder *const hist_ladders[HIST_NLADDERS] = {
+    &hist_ladder,         &hist_hopper_ladder,    &hist_wide_ladder,   &hist_runs_ladder,
+    &hist_trish_k_ladder, &hist_trish_res_ladder, &hist_rowsum_ladder,
+};

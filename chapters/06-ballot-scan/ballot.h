@@ -1,12 +1,14 @@
 /* ballot.h - chapter 06: ballot-based binary scan (warp votes, lane masks, bit planes).
  *
- * Three kinds of tables, all driven by the kit's harness through kit_ladder:
+ * Three kinds of tables, each a kit_ladder over a declared kit_problem (the harness does
+ * the rest: allocation, guards, verification, timing, the contract suite):
  *   - the main ladder (steps.c): a device-wide binary prefix sum, flags -> exclusive offsets,
  *     the heart of stream compaction; one step per sK_*.cu file, CUB as the yardstick;
  *   - probes (probes.cu, sort.cu): every warp and block primitive of the chapter, run over
  *     an input array by a small kernel that writes one result per element, so the tests
  *     can compare each primitive with the CPU at every block size, partial last warps and
- *     segmented inputs; the block radix sort is both a probe table and an experiment;
+ *     segmented inputs; the block radix sort (sort.cu: keys only, its own problem) is both
+ *     a probe table and an experiment;
  *   - micro-benchmarks (micro.cu): the primitives on register-resident data, ITER calls per
  *     thread, many blocks in one launch: the per-block experiments of the documents.
  *
@@ -46,21 +48,30 @@ typedef enum ballot_head_kind {
 void ballot_fill_flags(uint8_t *f, size_t n, ballot_flag_kind k, uint64_t seed);
 void ballot_fill_heads(uint8_t *h, size_t n, ballot_head_kind k, uint64_t seed);
 
-/* The inputs every table of the chapter derives from a kit pattern (any pointer may be NULL):
- *   pattern       flags          heads              values (kit_fill_u32)
- *   uniform       random         random (1/8)       uniform
- *   zeros         all 0          none               zeros
- *   identical     all 1          all (length 1)     identical
- *   alternating   0,1,0,1        pairs (length 2)   alternating
- *   low-entropy   random         long (32..200)     low-entropy
- *   sorted        all 1          long (32..200)     sorted
- *   linear        dense (15/16)  random             linear
- *   reverse       sparse (1/16)  none               reverse
- *   few-unique    runs           random             few-unique */
-void ballot_fill_pattern(kit_pattern p, uint8_t *flags, uint8_t *heads, uint32_t *vals, size_t n,
-                         uint64_t seed);
-/* "random flags, long segments" for messages */
-const char *ballot_pattern_desc(kit_pattern p);
+/* The named inputs (ballot_inputs.c).  Flags -> offsets: one flag pattern each (arg: the
+ * ballot_flag_kind; value: the expected fraction of 1 flags) - random, zeros, ones,
+ * alternating, sparse, dense, runs.  Probes: a flag pattern, a head pattern and a kit word
+ * pattern for the values, named after the combination:
+ *   input            flags          heads              values (kit_fill_u32)
+ *   random           random (1/2)   random (1/8)       uniform
+ *   zeros            all 0          none               zeros
+ *   all-heads        all 1          all (length 1)     identical
+ *   pairs            0,1,0,1        pairs (length 2)   alternating
+ *   long-segments    random         long (32..200)     low-entropy
+ *   ones-long        all 1          long (32..200)     sorted
+ *   dense            dense (15/16)  random             linear
+ *   sparse-no-heads  sparse (1/16)  none               reverse
+ *   runs             runs           random             few-unique
+ * The fills write buffer 0 (flags) of the scan problem, and buffers 0, 1, 2 (flags, heads,
+ * values) of the probe problem. */
+#define BALLOT_FLAG_NINPUTS 7
+#define BALLOT_PROBE_NINPUTS 9
+extern const kit_input ballot_flag_inputs[BALLOT_FLAG_NINPUTS];
+extern const kit_input ballot_probe_inputs[BALLOT_PROBE_NINPUTS];
+void ballot_fill_scan(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                      uint64_t seed);
+void ballot_fill_probe(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                       uint64_t seed);
 
 /* ------------------------------------------------------- CPU baselines */
 
@@ -239,7 +250,23 @@ extern const ballot_micro ballot_mreduce_variants[BALLOT_MREDUCE_NVARIANTS];
 extern const ballot_micro ballot_mscan_variants[BALLOT_MSCAN_NVARIANTS];
 extern const ballot_micro ballot_mbits_variants[BALLOT_MBITS_NVARIANTS];
 
-/* -------------------------------------------------------------- ladders */
+/* ------------------------------------------------- problems and ladders (steps.c) */
+
+/* flags (n bytes, 0 or 1) -> offsets (n words, exclusive prefix sums); inputs:
+ * ballot_flag_inputs; CPU baselines "serial" and "swar64"; n < 2^32. */
+extern const kit_problem ballot_scan_problem;
+/* flags, heads (n bytes each), vals (n words) -> out (n words, one result per element);
+ * inputs: ballot_probe_inputs; each probe has its own reference (ballot_cpu_probe). */
+extern const kit_problem ballot_probe_problem;
+/* keys (n words) -> out (n words, sorted within each block); inputs: the kit's word
+ * patterns; each block size has its own reference (tiles of that size). */
+extern const kit_problem ballot_sort_problem;
+/* Micro-benchmarks: tile (BALLOT_TILE_WORDS x 1024 words, the same for every n) -> out
+ * (grid x tbs accumulators, grid = ceil(n / (tbs x BALLOT_ITER))); n counts primitive
+ * calls; inputs: the kit's word patterns (the tile's words); the reference of each variant
+ * is its per-block answer (ballot_cpu_micro) in every block.  One problem per table (the
+ * output's size follows the table's block size). */
+extern const kit_problem ballot_mreduce_problem, ballot_mscan_problem, ballot_mbits_problem;
 
 extern const kit_ladder ballot_ladder;          /* the main ladder + CUB */
 extern const kit_ladder ballot_lookback_ladder; /* s3 tuning table */
@@ -248,6 +275,10 @@ extern const kit_ladder ballot_sort_ladder;     /* block radix sort: ballot vs 3
 extern const kit_ladder ballot_mreduce_ladder;  /* Fig. 3.1 */
 extern const kit_ladder ballot_mscan_ladder;    /* Fig. 3.2 */
 extern const kit_ladder ballot_mbits_ladder;    /* bit planes vs generic warp scans */
+
+/* all of them, the main ladder first */
+#define BALLOT_NLADDERS 7
+extern const kit_ladder *const ballot_ladders[BALLOT_NLADDERS];
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-/* ballot_inputs.c - the chapter's flag and head-flag patterns, and how each kit pattern
- * maps onto (flags, heads, values) for every table of the chapter. */
+/* ballot_inputs.c - the chapter's named inputs: flag and head-flag generators, the inputs
+ * of the flags -> offsets problem (one flag pattern each) and of the probes (a flag
+ * pattern, a head pattern and a word pattern for the values, named after what they make). */
 #include "ballot.h"
 
 #include <string.h>
@@ -65,35 +66,65 @@ void ballot_fill_heads(uint8_t *h, size_t n, ballot_head_kind k, uint64_t seed)
     }
 }
 
-typedef struct pattern_map {
-    ballot_flag_kind flags;
-    ballot_head_kind heads;
-    const char *desc;
-} pattern_map;
+/* ------------------------------------------------- flags -> offsets: one flag pattern each */
 
-static const pattern_map g_map[KIT_PATTERN_COUNT] = {
-    [KIT_UNIFORM] = {BALLOT_FLAGS_RANDOM, BALLOT_HEADS_RANDOM, "random flags, random heads"},
-    [KIT_ZEROS] = {BALLOT_FLAGS_ZEROS, BALLOT_HEADS_NONE, "all-zero flags, no heads"},
-    [KIT_LINEAR] = {BALLOT_FLAGS_DENSE, BALLOT_HEADS_RANDOM, "dense flags, random heads"},
-    [KIT_LOW_ENTROPY] = {BALLOT_FLAGS_RANDOM, BALLOT_HEADS_LONG, "random flags, segments 32..200"},
-    [KIT_IDENTICAL] = {BALLOT_FLAGS_ONES, BALLOT_HEADS_ALL, "all-one flags, segments of 1"},
-    [KIT_SORTED] = {BALLOT_FLAGS_ONES, BALLOT_HEADS_LONG, "all-one flags, segments 32..200"},
-    [KIT_REVERSE] = {BALLOT_FLAGS_SPARSE, BALLOT_HEADS_NONE, "sparse flags, no heads"},
-    [KIT_FEW_UNIQUE] = {BALLOT_FLAGS_RUNS, BALLOT_HEADS_RANDOM, "runs of flags, random heads"},
-    [KIT_ALTERNATING] = {BALLOT_FLAGS_ALTERNATING, BALLOT_HEADS_PAIRS,
-                         "alternating flags, segments of 2"},
+/* value: the expected fraction of 1 flags */
+const kit_input ballot_flag_inputs[BALLOT_FLAG_NINPUTS] = {
+    {"random", "each flag 1 with probability 1/2", BALLOT_FLAGS_RANDOM, 0.5},
+    {"zeros", "every flag 0", BALLOT_FLAGS_ZEROS, 0.0},
+    {"ones", "every flag 1", BALLOT_FLAGS_ONES, 1.0},
+    {"alternating", "flags 0, 1, 0, 1, ...", BALLOT_FLAGS_ALTERNATING, 0.5},
+    {"sparse", "each flag 1 with probability 1/16", BALLOT_FLAGS_SPARSE, 1.0 / 16},
+    {"dense", "each flag 1 with probability 15/16", BALLOT_FLAGS_DENSE, 15.0 / 16},
+    {"runs", "runs of equal flags, lengths 1..100, alternating 0 and 1", BALLOT_FLAGS_RUNS, 0.5},
 };
 
-void ballot_fill_pattern(kit_pattern p, uint8_t *flags, uint8_t *heads, uint32_t *vals, size_t n,
-                         uint64_t seed)
+void ballot_fill_scan(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                      uint64_t seed)
 {
-    const pattern_map *m = &g_map[(unsigned)p < KIT_PATTERN_COUNT ? p : KIT_UNIFORM];
-    if (flags) ballot_fill_flags(flags, n, m->flags, seed);
-    if (heads) ballot_fill_heads(heads, n, m->heads, seed ^ 0x4EAD5u);
-    if (vals) kit_fill_u32(vals, n, p, seed ^ 0x7A15u);
+    (void)P;
+    ballot_fill_flags((uint8_t *)h->buf[0], sh->n, (ballot_flag_kind)in->arg, seed);
 }
 
-const char *ballot_pattern_desc(kit_pattern p)
+/* ------------------------------------------ probes: flags, heads and values together */
+
+typedef struct probe_combo {
+    ballot_flag_kind flags;
+    ballot_head_kind heads;
+    kit_pattern vals;
+} probe_combo;
+
+static const probe_combo g_combo[BALLOT_PROBE_NINPUTS] = {
+    {BALLOT_FLAGS_RANDOM, BALLOT_HEADS_RANDOM, KIT_UNIFORM},
+    {BALLOT_FLAGS_ZEROS, BALLOT_HEADS_NONE, KIT_ZEROS},
+    {BALLOT_FLAGS_ONES, BALLOT_HEADS_ALL, KIT_IDENTICAL},
+    {BALLOT_FLAGS_ALTERNATING, BALLOT_HEADS_PAIRS, KIT_ALTERNATING},
+    {BALLOT_FLAGS_RANDOM, BALLOT_HEADS_LONG, KIT_LOW_ENTROPY},
+    {BALLOT_FLAGS_ONES, BALLOT_HEADS_LONG, KIT_SORTED},
+    {BALLOT_FLAGS_DENSE, BALLOT_HEADS_RANDOM, KIT_LINEAR},
+    {BALLOT_FLAGS_SPARSE, BALLOT_HEADS_NONE, KIT_REVERSE},
+    {BALLOT_FLAGS_RUNS, BALLOT_HEADS_RANDOM, KIT_FEW_UNIQUE},
+};
+
+/* arg: the row of g_combo */
+const kit_input ballot_probe_inputs[BALLOT_PROBE_NINPUTS] = {
+    {"random", "random flags (1/2), random heads (1/8), uniform random values", 0, 0},
+    {"zeros", "flags 0, no heads, values 0", 1, 0},
+    {"all-heads", "flags 1, every element a head (segments of 1), one value repeated", 2, 0},
+    {"pairs", "flags 0,1,0,1, a head every other element (segments of 2), values 0,~0,0,~0", 3, 0},
+    {"long-segments", "random flags, segments of 32..200, values AND of three random words", 4, 0},
+    {"ones-long", "flags 1, segments of 32..200, non-decreasing values", 5, 0},
+    {"dense", "flags 1 with probability 15/16, random heads, values 0,1,2,...", 6, 0},
+    {"sparse-no-heads", "flags 1 with probability 1/16, no heads, non-increasing values", 7, 0},
+    {"runs", "runs of equal flags (1..100), random heads, values from 16 distinct words", 8, 0},
+};
+
+void ballot_fill_probe(const kit_problem *P, kit_host *h, const kit_shape *sh, const kit_input *in,
+                       uint64_t seed)
 {
-    return (unsigned)p < KIT_PATTERN_COUNT ? g_map[p].desc : "?";
+    const probe_combo *c = &g_combo[(unsigned)in->arg < BALLOT_PROBE_NINPUTS ? in->arg : 0];
+    (void)P;
+    ballot_fill_flags((uint8_t *)h->buf[0], sh->n, c->flags, seed);
+    ballot_fill_heads((uint8_t *)h->buf[1], sh->n, c->heads, seed ^ 0x4EAD5u);
+    kit_fill_u32((uint32_t *)h->buf[2], sh->n, c->vals, seed ^ 0x7A15u);
 }
