@@ -166,7 +166,8 @@ cudaError_t run_sum(const T *in, T *out, size_t n, void *scratch, cudaStream_t s
     KIT_TRY(kit_memo_bytes(need_memo, n, kit_align_class(in, out),
                            [&](size_t &b) { return cub_sum(NULL, b, in, out, n, s); }, need));
     if (need > allot) return cudaErrorInvalidValue;
-    return cub_sum(scratch, allot, in, out, n, s);
+    KIT_TRY(cub_sum(scratch, allot, in, out, n, s));
+    return cudaGetLastError();
 }
 
 template <class T>
@@ -182,7 +183,8 @@ cudaError_t run_scan(const T *in, T *out, size_t n, int exclusive, void *scratch
                            [&](size_t &b) { return cub_scan(NULL, b, in, out, n, exclusive, s); },
                            need));
     if (need > allot) return cudaErrorInvalidValue;
-    return cub_scan(scratch, allot, in, out, n, exclusive, s);
+    KIT_TRY(cub_scan(scratch, allot, in, out, n, exclusive, s));
+    return cudaGetLastError();
 }
 
 } // namespace
