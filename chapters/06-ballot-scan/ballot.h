@@ -119,14 +119,18 @@ size_t ballot_s3_scratch(size_t n);
 cudaError_t ballot_s3_describe(kit_kernel_desc *d);
 extern const char ballot_s3_param[]; /* s3's knobs, beside their defines in s3_lookback.cu */
 
-/* The checks every step makes: n below 2^32 (32-bit offsets); with aligned, the word and
- * 16-byte accesses of s2/s3 need 4-byte aligned flags and 16-byte aligned offsets. */
+/* The checks every step makes before any launch: n below 2^32 (32-bit offsets), else
+ * cudaErrorInvalidValue; offsets aligned to their 4-byte element, else
+ * cudaErrorMisalignedAddress (a uint32_t at any other address is not a uint32_t).  Flags
+ * may start at any byte.  `aligned` is no longer used: s2 and s3 handle any flag address
+ * and any 4-byte aligned offset address themselves (it stays for the callers). */
 static inline cudaError_t ballot_check_args(const void *flags, const void *offsets, size_t n,
                                             int aligned)
 {
+    (void)flags;
+    (void)aligned;
     if ((uint64_t)n > 0xFFFFFFFFull) return cudaErrorInvalidValue;
-    if (aligned && (((uintptr_t)flags & 3u) != 0 || ((uintptr_t)offsets & 15u) != 0))
-        return cudaErrorMisalignedAddress;
+    if (((uintptr_t)offsets & 3u) != 0) return cudaErrorMisalignedAddress;
     return cudaSuccess;
 }
 
