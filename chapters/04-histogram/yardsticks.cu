@@ -70,6 +70,7 @@ extern "C" cudaError_t hist_yard_cub(const uint8_t *in, size_t n, uint32_t *bins
     static kit_bytes_memo allot_memo, need_memo; /* CUB's size query once per key, not in every timed run */
     size_t allot = 0, need = 0;
     if (yard_too_big(n)) return cudaErrorInvalidValue; /* 32-bit bins */
+    if ((uintptr_t)bins & 3u) return cudaErrorMisalignedAddress;
     if (scratch == NULL) return cudaErrorInvalidValue; /* CUB would take it for a size query */
     KIT_TRY(kit_memo_bytes(allot_memo, n, 0x100u, [&](size_t &b) { return hist_allotment(n, b); },
                            allot));
