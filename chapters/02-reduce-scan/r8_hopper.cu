@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(TBS)
     __shared__ T smem[TBS / 32 + 1];
     __shared__ bool last;
     const Op op;
-    const uint4 *vin = reinterpret_cast<const uint4 *>(in); /* cudaMalloc'd: 256-byte aligned */
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in); /* 16-byte aligned: the host peels */
     const size_t nv = n / 4, chunk = (size_t)TBS * UNROLL, stride = chunk * gridDim.x;
     T acc[4] = {Op::identity(), Op::identity(), Op::identity(), Op::identity()}, v[4], total;
     size_t i = (size_t)blockIdx.x * chunk + threadIdx.x;
