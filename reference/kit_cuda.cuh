@@ -39,24 +39,40 @@ static inline cudaError_t kit_resident_grid(const void *kernel, int threads, siz
 
 /* CUB's two-phase calls: the call without storage only computes the bytes, but
  * it repeats the dispatch's host work (device attributes, occupancy).  A
- * yardstick remembers the answer for the last size, so that only its first run
- * at a size pays for the query: the harness verifies and warms a step up at a
+ * yardstick remembers the last answer, keyed on everything the answer may
+ * depend on: the size, the current device, and a `cls` the caller picks (the
+ * alignment class of its pointers, or a constant); the type and the mode get a
+ * memo each (a static per template instantiation and mode).  Only the first run
+ * at a key pays for the query: the harness verifies and warms a step up at a
  * size before timing it there, so no timed run does. */
 struct kit_bytes_memo {
     size_t n = SIZE_MAX, bytes = 0;
+    int device = -1;
+    unsigned cls = 0;
 };
 
 template <class Query>
-inline cudaError_t kit_memo_bytes(kit_bytes_memo &m, size_t n, Query query, size_t &bytes)
+inline cudaError_t kit_memo_bytes(kit_bytes_memo &m, size_t n, unsigned cls, Query query,
+                                  size_t &bytes)
 {
-    if (m.n != n) {
+    int device = 0;
+    KIT_TRY(cudaGetDevice(&device));
+    if (m.n != n || m.device != device || m.cls != cls) {
         size_t b = 0;
         KIT_TRY(query(b));
         m.n = n;
+        m.device = device;
+        m.cls = cls;
         m.bytes = b;
     }
     bytes = m.bytes;
     return cudaSuccess;
+}
+
+/* The alignment class of two pointers: their addresses mod 16 (a memo key). */
+static inline unsigned kit_align_class(const void *a, const void *b)
+{
+    return (unsigned)((uintptr_t)a & 15u) | (unsigned)((uintptr_t)b & 15u) << 4;
 }
 
 #endif

@@ -1,5 +1,24 @@
 /* copy.h - chapter 01: copy and the data access skeletons (DASks).
- * Every step copies n 32-bit words from in to out on a stream, asynchronously. */
+ * Every step copies n 32-bit words from in to out on a stream, asynchronously.
+ *
+ * Contract of every step, its tuning-table variants and the MAP primitives:
+ *   alignment  in and out at any 4-byte aligned address (a uint32_t's), each
+ *              independently of the other.  s6_hopper (16-byte accesses) picks
+ *              its path per launch: both 16-byte aligned: the vector kernel; equal
+ *              misalignment (in % 16 == out % 16): the same kernel after 1..3
+ *              head words; different misalignment: a 4-byte copy.  s6 refuses a
+ *              pointer that is not 4-byte aligned with cudaErrorMisalignedAddress
+ *              before any launch; the 4-byte steps do not check it (C already
+ *              requires a uint32_t * to be aligned).
+ *   size       n = 0 does nothing.  No step overflows for any n that fits in
+ *              memory; a grid may not exceed 2^31 - 1 blocks, so the one-block-
+ *              per-data-block steps refuse, with cudaErrorInvalidValue before any
+ *              launch, every n above (2^31 - 1) x (words per block):
+ *              s0: 32 x (2^31 - 1); s1, s2, s3 (ladder): 512 x (2^31 - 1);
+ *              s3 tables: tbs x nWork x (2^31 - 1); s6: about 4 x tbs x nvec x (2^31 - 1)
+ *              (1024 x (2^31 - 1) on the differently-misaligned path);
+ *              map_*: 1024 x (2^31 - 1).  s4, s5 and cudaMemcpy have no limit.
+ *              (The smallest, 2^36 words, is 256 GiB: more than any GPU holds.) */
 #ifndef KIT_COPY_H
 #define KIT_COPY_H
 

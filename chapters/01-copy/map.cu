@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(MAP_TBS)
 extern "C" cudaError_t map_fill(uint32_t *out, uint32_t value, size_t n, cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
+    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
     map_fill_kernel<<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(out, value, n);
     return cudaGetLastError();
 }
@@ -55,6 +56,7 @@ extern "C" cudaError_t map_gather(const uint32_t *in, const uint32_t *idx, uint3
                                   cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
+    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
     map_index_kernel<false><<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(in, idx, out, n);
     return cudaGetLastError();
 }
@@ -63,6 +65,7 @@ extern "C" cudaError_t map_scatter(const uint32_t *in, const uint32_t *idx, uint
                                    size_t n, cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
+    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
     map_index_kernel<true><<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(in, idx, out, n);
     return cudaGetLastError();
 }

@@ -31,9 +31,11 @@ __global__ void __launch_bounds__(S2_TBS) copy_unroll_kernel(const uint32_t *in,
 extern "C" cudaError_t copy_s2_unroll(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                       cudaStream_t s)
 {
+    const unsigned grid = kit_blocks_for(n, S2_DBS);
     (void)scratch;
     if (n == 0) return cudaSuccess;
-    copy_unroll_kernel<<<kit_blocks_for(n, S2_DBS), S2_TBS, 0, s>>>(in, out, n);
+    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_unroll_kernel<<<grid, S2_TBS, 0, s>>>(in, out, n);
     return cudaGetLastError();
 }
 

@@ -32,9 +32,10 @@ template <int TBS, int NWORK, int BATCH>
 static cudaError_t launch_batch(const uint32_t *in, uint32_t *out, size_t n, size_t smem,
                                 cudaStream_t s)
 {
+    const unsigned grid = kit_blocks_for(n, (size_t)TBS * NWORK);
     if (n == 0) return cudaSuccess;
-    copy_batch_kernel<TBS, NWORK, BATCH>
-        <<<kit_blocks_for(n, (size_t)TBS * NWORK), TBS, smem, s>>>(in, out, n);
+    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_batch_kernel<TBS, NWORK, BATCH><<<grid, TBS, smem, s>>>(in, out, n);
     return cudaGetLastError();
 }
 

@@ -42,8 +42,8 @@ extern "C" cudaError_t copy_s4_column_dask(const uint32_t *in, uint32_t *out, si
     (void)scratch;
     if (n == 0) return cudaSuccess;
     if (!columns) KIT_TRY(kit_resident_grid((const void *)copy_column_kernel, S4_TBS, 0, &columns));
-    grid = kit_blocks_for(n, S4_DBS);
-    if (grid > columns) grid = columns;
+    grid = kit_blocks_for(n, S4_DBS); /* 0: more than 2^31 - 1 data blocks, so more than columns */
+    if (grid == 0 || grid > columns) grid = columns;
     copy_column_kernel<<<grid, S4_TBS, 0, s>>>(in, out, n);
     return cudaGetLastError();
 }

@@ -11,7 +11,14 @@
  * vectors per thread only makes blocks coarser and the last wave longer, so
  * the best setting is 256 threads x 1 vector, and cache hints change nothing.
  * What still limits it: DRAM itself, and at n = 2^24 (a 35 us kernel) the
- * ramp-up and the last partial wave, which cudaMemcpy pays as well. */
+ * ramp-up and the last partial wave, which cudaMemcpy pays as well.
+ * Alignment (any 4-byte aligned in and out): the host picks one kernel per
+ * launch.  Both 16-byte aligned: the kernel above, unchanged.  Both equally
+ * misaligned (in % 16 == out % 16): the same kernel from the first 16-byte
+ * boundary, and block 0 also copies the 1..3 words before it (PEEL).  Differently
+ * misaligned: no 16-byte access can serve both sides, so a 4-byte copy with
+ * s3's batched body (copy_words_kernel).  A pointer that is not 4-byte aligned
+ * is refused with cudaErrorMisalignedAddress before any launch. */
 #include "copy.h"
 #include "kit_cuda.cuh"
 
@@ -28,11 +35,15 @@ __device__ __forceinline__ void store16(uint4 *p, uint4 v)
     else *p = v;
 }
 
-template <int TBS, int NVEC, bool STREAM>
+/* PEEL: block 0 also copies the `head` words at in_head (the words before the
+ * first 16-byte boundary); the aligned instantiation never reads those
+ * parameters, so its code is the unpeeled kernel's. */
+template <int TBS, int NVEC, bool STREAM, bool PEEL>
 __global__ void __launch_bounds__(TBS)
     copy_vec_kernel(const uint4 *__restrict__ in, uint4 *__restrict__ out, size_t nv,
                     const uint32_t *__restrict__ in_tail, uint32_t *__restrict__ out_tail,
-                    unsigned tail)
+                    unsigned tail, const uint32_t *__restrict__ in_head,
+                    uint32_t *__restrict__ out_head, unsigned head)
 {
     constexpr size_t DBS = (size_t)TBS * NVEC; /* vectors per data block */
     const size_t first = (size_t)blockIdx.x * DBS;
@@ -52,26 +63,71 @@ __global__ void __launch_bounds__(TBS)
             if (idx + 32 * k < nv) store16<STREAM>(out + idx + 32 * k, v[k]);
     }
     if (blockIdx.x == 0 && threadIdx.x < tail) out_tail[threadIdx.x] = in_tail[threadIdx.x];
+    if (PEEL && blockIdx.x == 0 && threadIdx.x < head) out_head[threadIdx.x] = in_head[threadIdx.x];
+}
+
+/* in and out misaligned differently: 4-byte words, WORDS per thread, loads
+ * batched before stores (s3's body; Warp-by-Warp, one range check per block) */
+#define WORDS_TBS 256
+#define WORDS 4
+
+__global__ void __launch_bounds__(WORDS_TBS)
+    copy_words_kernel(const uint32_t *__restrict__ in, uint32_t *__restrict__ out, size_t n)
+{
+    constexpr size_t DBS = (size_t)WORDS_TBS * WORDS;
+    const size_t first = (size_t)blockIdx.x * DBS;
+    const size_t idx = first + (threadIdx.x >> 5) * (32u * WORDS) + (threadIdx.x & 31u);
+    uint32_t v[WORDS];
+    if (first + DBS <= n) {
+#pragma unroll
+        for (int k = 0; k < WORDS; k++) v[k] = __ldg(in + idx + 32 * k);
+#pragma unroll
+        for (int k = 0; k < WORDS; k++) out[idx + 32 * k] = v[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < WORDS; k++)
+            if (idx + 32 * k < n) v[k] = __ldg(in + idx + 32 * k);
+#pragma unroll
+        for (int k = 0; k < WORDS; k++)
+            if (idx + 32 * k < n) out[idx + 32 * k] = v[k];
+    }
 }
 
 template <int TBS, int NVEC, bool STREAM>
 static cudaError_t run_vec(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                           cudaStream_t s)
 {
-    const size_t nv = n / 4; /* cudaMalloc'd buffers are 256-byte aligned */
-    const unsigned tail = (unsigned)(n % 4);
-    unsigned grid = nv ? kit_blocks_for(nv, (size_t)TBS * NVEC) : 1u;
+    const unsigned mi = (unsigned)((uintptr_t)in & 15u), mo = (unsigned)((uintptr_t)out & 15u);
     (void)scratch;
     if (n == 0) return cudaSuccess;
-    copy_vec_kernel<TBS, NVEC, STREAM><<<grid, TBS, 0, s>>>(
-        (const uint4 *)in, (uint4 *)out, nv, in + 4 * nv, out + 4 * nv, tail);
+    if ((mi | mo) & 3u) return cudaErrorMisalignedAddress; /* not a uint32_t address */
+    if (mi != mo) {                                          /* no common 16-byte grid */
+        const unsigned grid = kit_blocks_for(n, (size_t)WORDS_TBS * WORDS);
+        if (!grid) return cudaErrorInvalidValue;
+        copy_words_kernel<<<grid, WORDS_TBS, 0, s>>>(in, out, n);
+        return cudaGetLastError();
+    }
+    const size_t head = mi ? ((16u - mi) / 4u < n ? (16u - mi) / 4u : n) : 0; /* words to the boundary */
+    const size_t nv = (n - head) / 4;
+    const unsigned tail = (unsigned)((n - head) % 4);
+    const unsigned grid = nv ? kit_blocks_for(nv, (size_t)TBS * NVEC) : 1u;
+    const uint32_t *vin = in + head;
+    uint32_t *vout = out + head;
+    if (!grid) return cudaErrorInvalidValue;
+    if (head == 0)
+        copy_vec_kernel<TBS, NVEC, STREAM, false><<<grid, TBS, 0, s>>>(
+            (const uint4 *)vin, (uint4 *)vout, nv, vin + 4 * nv, vout + 4 * nv, tail, NULL, NULL, 0u);
+    else
+        copy_vec_kernel<TBS, NVEC, STREAM, true><<<grid, TBS, 0, s>>>(
+            (const uint4 *)vin, (uint4 *)vout, nv, vin + 4 * nv, vout + 4 * nv, tail, in, out,
+            (unsigned)head);
     return cudaGetLastError();
 }
 
 template <int TBS, int NVEC, bool STREAM>
 static cudaError_t describe_vec(kit_kernel_desc *d)
 {
-    d->func = (const void *)copy_vec_kernel<TBS, NVEC, STREAM>;
+    d->func = (const void *)copy_vec_kernel<TBS, NVEC, STREAM, false>;
     d->block_threads = TBS;
     d->dyn_smem = 0;
     return cudaSuccess;

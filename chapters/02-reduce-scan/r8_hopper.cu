@@ -13,7 +13,12 @@
  * float result is deterministic: every block's range and the final order are
  * fixed, whichever block finishes last.
  * What still limits it: DRAM bandwidth at large n; at small n the fixed costs
- * (memset, launch, the ramp of a single wave). */
+ * (memset, launch, the ramp of a single wave).
+ * Alignment (any 4-byte aligned in): when in is not 16-byte aligned the host
+ * launches the PEEL instantiation on the vector-aligned body [in + head, in + n)
+ * (head = 1..3 words to the first 16-byte boundary), and block 0 also adds the
+ * head words; the aligned instantiation is the kernel above, unchanged.  The
+ * float result stays deterministic for a given n and alignment. */
 #include "rs_classic.cuh"
 
 /* the ladder step's knobs (the `tune` experiment sweeps rs_r8_variants below) */
@@ -22,17 +27,20 @@
 
 namespace {
 
-template <class Op, int TBS, int UNROLL>
+/* in: 16-byte aligned; PEEL: block 0 also adds the `head` values at head_in
+ * (the aligned instantiation never reads those two parameters) */
+template <class Op, int TBS, int UNROLL, bool PEEL = false>
 __global__ void __launch_bounds__(TBS)
     r8_kernel(const typename Op::T *__restrict__ in, size_t n, typename Op::T *partials,
-              unsigned *ticket, typename Op::T *out)
+              unsigned *ticket, typename Op::T *out, const typename Op::T *__restrict__ head_in,
+              unsigned head)
 {
     typedef typename Op::T T;
     static_assert(sizeof(T) == 4, "four values per 16-byte vector");
     __shared__ T smem[TBS / 32 + 1];
     __shared__ bool last;
     const Op op;
-    const uint4 *vin = reinterpret_cast<const uint4 *>(in); /* cudaMalloc'd: 256-byte aligned */
+    const uint4 *vin = reinterpret_cast<const uint4 *>(in); /* 16-byte aligned: the host peels */
     const size_t nv = n / 4, chunk = (size_t)TBS * UNROLL, stride = chunk * gridDim.x;
     T acc[4] = {Op::identity(), Op::identity(), Op::identity(), Op::identity()}, v[4], total;
     size_t i = (size_t)blockIdx.x * chunk + threadIdx.x;
@@ -55,6 +63,7 @@ __global__ void __launch_bounds__(TBS)
             for (int c = 0; c < 4; c++) acc[c] = op(acc[c], v[c]);
         }
     if (blockIdx.x == 0 && threadIdx.x < n % 4) acc[0] = op(acc[0], in[4 * nv + threadIdx.x]);
+    if (PEEL && blockIdx.x == 0 && threadIdx.x < head) acc[1] = op(acc[1], head_in[threadIdx.x]);
     rs::block_exclusive_scan<Op, TBS / 32>(op(op(acc[0], acc[1]), op(acc[2], acc[3])), smem, &total);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = total;
@@ -82,12 +91,19 @@ cudaError_t r8_run(const typename Op::T *in, typename Op::T *out, size_t n, void
     static unsigned resident;
     unsigned *ticket = (unsigned *)scratch;
     T *partials = (T *)((char *)scratch + 256);
+    const unsigned mis = (unsigned)((uintptr_t)in & 15u);
+    const size_t head = mis ? ((16u - mis) / 4u < n ? (16u - mis) / 4u : n) : 0; /* to the boundary */
+    if ((mis | (unsigned)(uintptr_t)out) & 3u) return cudaErrorMisalignedAddress;
     if (!resident)
         KIT_TRY(kit_resident_grid((const void *)r8_kernel<Op, TBS, UNROLL>, TBS, 0, &resident));
-    size_t g = rs::pass_blocks(n / 4, (size_t)TBS * UNROLL, resident);
+    size_t g = rs::pass_blocks((n - head) / 4, (size_t)TBS * UNROLL, resident);
     if (g > rs::MAX_GRID) g = rs::MAX_GRID;
     if (g > 1) KIT_TRY(cudaMemsetAsync(ticket, 0, sizeof *ticket, s));
-    r8_kernel<Op, TBS, UNROLL><<<(unsigned)g, TBS, 0, s>>>(in, n, partials, ticket, out);
+    if (head == 0)
+        r8_kernel<Op, TBS, UNROLL><<<(unsigned)g, TBS, 0, s>>>(in, n, partials, ticket, out, NULL, 0u);
+    else
+        r8_kernel<Op, TBS, UNROLL, true><<<(unsigned)g, TBS, 0, s>>>(in + head, n - head, partials,
+                                                                      ticket, out, in, (unsigned)head);
     return cudaGetLastError();
 }
 

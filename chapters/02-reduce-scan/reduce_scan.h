@@ -8,7 +8,32 @@
  *           maps, an associative operator that is NOT commutative.
  * Every run is asynchronous on its stream, never allocates and never
  * synchronizes; scratch (scratch_bytes(n), enough for every type and mode of
- * the step) is allocated by the caller, outside the timed region. */
+ * the step) is allocated by the caller, outside the timed region.
+ *
+ * Contract of every step, its tuning-table variants and the CUB yardsticks:
+ *   alignment  in and out at any address aligned to their element (4 bytes for
+ *              uint32 and float, 8 for rs_affine), independently of each other.
+ *              The 16-byte vector steps choose per launch: r8_hopper reads a
+ *              misaligned in from its first 16-byte boundary after 1..3 head
+ *              values; s4_lookback shifts its tile grid so that whole tiles load
+ *              16-byte vectors, storing vectors too when out is misaligned like in
+ *              and through shared memory (coalesced element stores) when not.
+ *              r8 and s4 refuse an address not aligned to its element with
+ *              cudaErrorMisalignedAddress before any launch; the others do not
+ *              check it.  out of a reduce: one element, element-aligned.
+ *   scratch    scratch_bytes(n) bytes at a cudaMalloc'd address (256-byte
+ *              aligned) are enough for every type, mode and pointer alignment;
+ *              nothing past them is written.  The CUB yardsticks refuse NULL
+ *              scratch and, should CUB ever want more than scratch_bytes(n) for a
+ *              call, return cudaErrorInvalidValue before any launch.
+ *   size       n = 0: a reduce writes 0 to out, a scan does nothing.  No index
+ *              overflows for any n that fits in memory.  Limits, each refused with
+ *              cudaErrorInvalidValue before any launch (all far beyond any GPU's
+ *              memory): r0, r1, r2: n > 256 x (2^31 - 1); r3, r4: 512 x (2^31 - 1);
+ *              s0, s1: 512 x (2^31 - 1); s2: 1024 x (2^31 - 1); s4: n + lo >
+ *              tile x (2^31 - 1), lo = in's misalignment in elements (0..3), tile =
+ *              tbs x items (8192 uint32 / 4096 affine for the ladder step).  r5, r6, r7, r8, s3 and CUB (64-bit counts past
+ *              INT_MAX) have none. */
 #ifndef RS_REDUCE_SCAN_H
 #define RS_REDUCE_SCAN_H
 

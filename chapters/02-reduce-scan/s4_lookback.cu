@@ -17,7 +17,17 @@
  * in both directions, and a tile rarely waits: its predecessors have usually
  * published at least their aggregates by the time it has scanned its own data.
  * What still limits it: the look-back is a chain through L2 (latency), and the
- * transposes cost shared-memory bandwidth and a little occupancy. */
+ * transposes cost shared-memory bandwidth and a little occupancy.
+ * Alignment (in and out aligned to their element, 4 or 8 bytes): the host picks
+ * one instantiation per launch (MODE).  Both 16-byte aligned: the kernel as
+ * described (M_ALIGNED, unchanged code).  Otherwise the tiles are laid on a grid
+ * shifted by lo = (in % 16) / sizeof(T) elements, so that every whole tile's
+ * input is 16-byte aligned: the first tile starts lo elements "before" in (those
+ * read as the identity and are never touched) and, like the last, takes the
+ * checked element-by-element path.  If out is misaligned like in, the whole
+ * tiles store 16-byte vectors too (M_SHIFT); if not, every tile stores through
+ * shared memory as coalesced element stores (M_STAGED).  One more tile at most:
+ * scratch_bytes(n) allows for it. */
 #include <cuda/atomic>
 
 #include "rs_classic.cuh"
@@ -130,16 +140,21 @@ __device__ typename Op::T look_back(Status &st, long long tile)
  * warp then hit 8 different 16-byte bank groups, for V = 1, 2, 4, 8 */
 __device__ __forceinline__ int swz(int q) { return q ^ ((q >> 3) & 7); }
 
-template <class Op, int TBS, int ITEMS4, int LOAD, int DELAY, bool EXCL>
+/* how a launch reaches memory: see the file's comment */
+enum { M_ALIGNED = 0, M_SHIFT = 1, M_STAGED = 2 };
+
+/* Logical index L covers element L - lo of in and out, for L in [lo, n + lo);
+ * lo is 0 (a compile-time constant) in M_ALIGNED, and lo_arg otherwise. */
+template <class Op, int TBS, int ITEMS4, int LOAD, int DELAY, bool EXCL, int MODE = M_ALIGNED>
 __global__ void __launch_bounds__(TBS)
     s4_kernel(const typename Op::T *__restrict__ in, typename Op::T *__restrict__ out, size_t n,
-              unsigned *counter, void *status, size_t tiles)
+              unsigned *counter, void *status, size_t tiles, size_t lo_arg)
 {
     typedef typename Op::T T;
     constexpr int ITEMS = ITEMS4 * 4 / (int)sizeof(T), VEC = 16 / (int)sizeof(T), V = ITEMS / VEC;
     constexpr int TILE = TBS * ITEMS;
     static_assert(ITEMS4 % 4 == 0 && V >= 1, "whole 16-byte vectors per thread");
-    __shared__ uint4 tbuf[LOAD == LOAD_TRANSPOSE ? TBS * V : 1];
+    __shared__ uint4 tbuf[LOAD == LOAD_TRANSPOSE || MODE == M_STAGED ? TBS * V : 1];
     __shared__ T scan_smem[TBS / 32 + 1];
     __shared__ T tile_prefix;
     __shared__ unsigned tile_id;
@@ -149,12 +164,13 @@ __global__ void __launch_bounds__(TBS)
 
     if (threadIdx.x == 0) tile_id = atomicAdd(counter, 1u); /* tiles start in this order */
     __syncthreads();
-    const size_t tile = tile_id, off = tile * TILE;
-    const bool full = off + TILE <= n;
+    const size_t lo = MODE == M_ALIGNED ? 0 : lo_arg, end = n + lo;
+    const size_t tile = tile_id, off = tile * TILE; /* logical */
+    const bool full = (MODE == M_ALIGNED || off >= lo) && off + TILE <= end;
     T v[ITEMS]; /* elements threadIdx.x*ITEMS .. +ITEMS-1 of the tile */
 
     if (full && LOAD == LOAD_TRANSPOSE) {
-        const uint4 *src = reinterpret_cast<const uint4 *>(in + off) + w * 32 * V;
+        const uint4 *src = reinterpret_cast<const uint4 *>(in + (off - lo)) + w * 32 * V;
         uint4 *sv = tbuf + w * 32 * V, q[V];
 #pragma unroll
         for (int k = 0; k < V; k++) q[k] = __ldg(src + k * 32 + lane); /* coalesced */
@@ -164,14 +180,14 @@ __global__ void __launch_bounds__(TBS)
 #pragma unroll
         for (int j = 0; j < V; j++) rs::unpack(sv[swz(lane * V + j)], &v[j * VEC]);
     } else if (full) {
-        const uint4 *src = reinterpret_cast<const uint4 *>(in + off) + threadIdx.x * V;
+        const uint4 *src = reinterpret_cast<const uint4 *>(in + (off - lo)) + threadIdx.x * V;
 #pragma unroll
         for (int j = 0; j < V; j++) rs::unpack(__ldg(src + j), &v[j * VEC]);
     } else { /* the last, partial tile */
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
             const size_t i = off + (size_t)threadIdx.x * ITEMS + j;
-            v[j] = i < n ? in[i] : Op::identity();
+            v[j] = (MODE == M_ALIGNED || i >= lo) && i < end ? in[i - lo] : Op::identity();
         }
     }
 
@@ -195,22 +211,38 @@ __global__ void __launch_bounds__(TBS)
 
     rs::run_update<Op, EXCL>(op(tile_prefix, thread_prefix), v);
 
-    if (full && LOAD == LOAD_TRANSPOSE) {
-        uint4 *dst = reinterpret_cast<uint4 *>(out + off) + w * 32 * V, *sv = tbuf + w * 32 * V;
+    if (MODE == M_STAGED) { /* runs -> shared memory -> coalesced element stores */
+        uint4 *sv = tbuf + w * 32 * V;
+        const T *se = reinterpret_cast<const T *>(sv);
+        const size_t wbase = off + (size_t)w * 32 * ITEMS; /* logical index of the warp's chunk */
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < V; j++) sv[swz(lane * V + j)] = rs::pack(&v[j * VEC]);
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            const int e = k * 32 + lane; /* element e of the chunk lives in vector e / VEC */
+            const size_t i = wbase + (size_t)e;
+            if (full || ((MODE == M_ALIGNED || i >= lo) && i < end))
+                out[i - lo] = se[swz(e / VEC) * VEC + e % VEC];
+        }
+    } else if (full && LOAD == LOAD_TRANSPOSE) {
+        uint4 *dst = reinterpret_cast<uint4 *>(out + (off - lo)) + w * 32 * V;
+        uint4 *sv = tbuf + w * 32 * V;
 #pragma unroll
         for (int j = 0; j < V; j++) sv[swz(lane * V + j)] = rs::pack(&v[j * VEC]);
         __syncwarp();
 #pragma unroll
         for (int k = 0; k < V; k++) dst[k * 32 + lane] = sv[swz(k * 32 + lane)];
     } else if (full) {
-        uint4 *dst = reinterpret_cast<uint4 *>(out + off) + threadIdx.x * V;
+        uint4 *dst = reinterpret_cast<uint4 *>(out + (off - lo)) + threadIdx.x * V;
 #pragma unroll
         for (int j = 0; j < V; j++) dst[j] = rs::pack(&v[j * VEC]);
     } else {
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
             const size_t i = off + (size_t)threadIdx.x * ITEMS + j;
-            if (i < n) out[i] = v[j];
+            if ((MODE == M_ALIGNED || i >= lo) && i < end) out[i - lo] = v[j];
         }
     }
 }
@@ -218,11 +250,13 @@ __global__ void __launch_bounds__(TBS)
 template <class T, int TBS, int ITEMS4>
 constexpr size_t tile_elems() { return (size_t)TBS * (ITEMS4 * 4 / sizeof(T)); }
 
-/* the counter, padded to 256 bytes, then the tiles' status */
+/* the counter, padded to 256 bytes, then the tiles' status; room for the one
+ * more tile that a shifted grid may need (lo < 16 / sizeof(T)) */
 template <class T, int TBS, int ITEMS4>
 size_t s4_scratch_for(size_t n)
 {
-    return 256 + TileStatus<T>::bytes(rs::ceil_div(n, tile_elems<T, TBS, ITEMS4>()));
+    const size_t most = n + (16 / sizeof(T) - 1); /* n + the largest lo */
+    return 256 + TileStatus<T>::bytes(rs::ceil_div(most, tile_elems<T, TBS, ITEMS4>()));
 }
 
 template <int TBS, int ITEMS4>
@@ -237,12 +271,26 @@ cudaError_t s4_run(const typename Op::T *in, typename Op::T *out, size_t n, void
                    cudaStream_t s)
 {
     typedef typename Op::T T;
-    const size_t tiles = rs::ceil_div(n, tile_elems<T, TBS, ITEMS4>());
+    const uintptr_t ai = (uintptr_t)in, ao = (uintptr_t)out;
+    const size_t mi = (ai & 15u) / sizeof(T), mo = (ao & 15u) / sizeof(T); /* in elements */
+    const int mode = mi == 0 && mo == 0 ? M_ALIGNED : mi == mo ? M_SHIFT : M_STAGED;
+    const size_t lo = mode == M_ALIGNED ? 0 : mi;
+    const size_t tiles = rs::ceil_div(n + lo, tile_elems<T, TBS, ITEMS4>());
+    unsigned *counter = (unsigned *)scratch;
+    void *status = (char *)scratch + 256;
     if (n == 0) return cudaSuccess;
+    if ((ai | ao) % sizeof(T)) return cudaErrorMisalignedAddress; /* not an element's address */
     if (tiles > (size_t)INT_MAX) return cudaErrorInvalidValue;
-    KIT_TRY(cudaMemsetAsync(scratch, 0, s4_scratch_for<T, TBS, ITEMS4>(n), s));
-    s4_kernel<Op, TBS, ITEMS4, LOAD, DELAY, EXCL><<<(unsigned)tiles, TBS, 0, s>>>(
-        in, out, n, (unsigned *)scratch, (char *)scratch + 256, tiles);
+    KIT_TRY(cudaMemsetAsync(scratch, 0, 256 + TileStatus<T>::bytes(tiles), s));
+    if (mode == M_ALIGNED)
+        s4_kernel<Op, TBS, ITEMS4, LOAD, DELAY, EXCL><<<(unsigned)tiles, TBS, 0, s>>>(
+            in, out, n, counter, status, tiles, 0);
+    else if (mode == M_SHIFT)
+        s4_kernel<Op, TBS, ITEMS4, LOAD, DELAY, EXCL, M_SHIFT><<<(unsigned)tiles, TBS, 0, s>>>(
+            in, out, n, counter, status, tiles, lo);
+    else
+        s4_kernel<Op, TBS, ITEMS4, LOAD, DELAY, EXCL, M_STAGED><<<(unsigned)tiles, TBS, 0, s>>>(
+            in, out, n, counter, status, tiles, lo);
     return cudaGetLastError();
 }
 

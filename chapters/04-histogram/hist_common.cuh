@@ -67,6 +67,15 @@ static inline bool hist_too_big(size_t n)
     return (uint64_t)n > 0xFFFFFFFFull;
 }
 
+/* What every step checks before any launch: n below 2^32 (else cudaErrorInvalidValue)
+ * and bins at a 4-byte address (else cudaErrorMisalignedAddress); in may be anywhere. */
+static inline cudaError_t hist_check_args(size_t n, const uint32_t *bins)
+{
+    if (hist_too_big(n)) return cudaErrorInvalidValue;
+    if ((uintptr_t)bins & 3u) return cudaErrorMisalignedAddress;
+    return cudaSuccess;
+}
+
 /* The run of every partial-histogram step (s2 .. s7): a Column DASk count
  * kernel over the aligned units U of the input (units_per_block per data
  * block, at most `resident` blocks), one partial histogram per block into
@@ -80,7 +89,7 @@ static inline cudaError_t hist_count_and_finish(void (*kernel)(const U *, size_t
     const hist_split sp = hist_split_of<sizeof(U)>(in, n);
     uint32_t *partials = (uint32_t *)scratch;
     unsigned grid = 0;
-    if (hist_too_big(n)) return cudaErrorInvalidValue;
+    KIT_TRY(hist_check_args(n, bins));
     if (sp.units) {
         grid = hist_grid(resident, kit_blocks_for(sp.units, units_per_block));
         kernel<<<grid, threads, smem, s>>>((const U *)(in + sp.head), sp.units, partials);

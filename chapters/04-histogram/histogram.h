@@ -4,7 +4,21 @@
  * bins are written, never accumulated into), asynchronously on a stream, with
  * no allocation and no synchronization.  Steps that need scratch get
  * scratch_bytes(n) bytes from the caller.  in may have any alignment; n must be
- * below 2^32 (a count must fit its 32-bit bin), else cudaErrorInvalidValue. */
+ * below 2^32 (a count must fit its 32-bit bin), else cudaErrorInvalidValue.
+ *
+ * Contract of every step, its tuning-table variants and the CUB yardstick:
+ *   in         any byte address, any n in [0, 2^32): the steps that read words or
+ *              16-byte vectors (s1: 4 bytes; s2 .. s7: 4 or 16) read only whole
+ *              units inside [in, in + n); the loose bytes before the first aligned
+ *              unit and after the last (fewer than 2 x 16) are counted one by one
+ *              (hist_finish, or block 0 in s1).  Nothing outside [in, in + n) is read.
+ *   bins       256 uint32 at a 4-byte aligned address, else
+ *              cudaErrorMisalignedAddress; n >= 2^32: cudaErrorInvalidValue; both
+ *              checked before any launch.  n = 0 writes 256 zeros.
+ *   scratch    scratch_bytes(n) bytes at a cudaMalloc'd address.  CUB: up to INT_MAX
+ *              samples an int count, above it a 64-bit count; scratch_bytes(n) is
+ *              the largest need over pointer alignments, and a run whose call would
+ *              need more returns cudaErrorInvalidValue before any launch. */
 #ifndef KIT_HISTOGRAM_H
 #define KIT_HISTOGRAM_H
 

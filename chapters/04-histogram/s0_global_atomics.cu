@@ -25,7 +25,7 @@ extern "C" cudaError_t hist_s0_global_atomics(const uint8_t *in, size_t n, uint3
 {
     static unsigned resident;
     (void)scratch;
-    if (hist_too_big(n)) return cudaErrorInvalidValue;
+    KIT_TRY(hist_check_args(n, bins));
     KIT_TRY(cudaMemsetAsync(bins, 0, HIST_BINS * sizeof(uint32_t), s));
     if (n == 0) return cudaSuccess;
     if (!resident) KIT_TRY(hist_resident((const void *)hist_global_kernel, S0_TBS, 0, &resident));

@@ -45,7 +45,7 @@ extern "C" cudaError_t hist_s1_block_atomics(const uint8_t *in, size_t n, uint32
     static unsigned resident;
     const hist_split sp = hist_split_of<4>(in, n);
     (void)scratch;
-    if (hist_too_big(n)) return cudaErrorInvalidValue;
+    KIT_TRY(hist_check_args(n, bins));
     KIT_TRY(cudaMemsetAsync(bins, 0, HIST_BINS * sizeof(uint32_t), s));
     if (n == 0) return cudaSuccess;
     if (!resident) KIT_TRY(hist_resident((const void *)hist_block_kernel, S1_TBS, 0, &resident));

@@ -13,9 +13,17 @@
  *     thread, many blocks in one launch: the per-block experiments of the documents.
  *
  * Flags are bytes holding 0 or 1 (the contract CUB also needs to produce the same sums).
- * Offsets are 32-bit: n must be below 2^32.  s2 and s3 need 4-byte aligned flags and
- * 16-byte aligned offsets (cudaMalloc memory is); otherwise they return
- * cudaErrorMisalignedAddress. */
+ * Offsets are 32-bit: n must be below 2^32, else cudaErrorInvalidValue before any launch.
+ * Alignment, every step and the CUB yardstick: flags at any byte address, offsets at any
+ * 4-byte aligned address (else cudaErrorMisalignedAddress before any launch).  s2 and s3
+ * (and the lookback table) read words of flags and store 16-byte vectors of offsets: when
+ * flags are not 4-byte or offsets not 16-byte aligned they lay their tiles on a grid
+ * shifted by flags % 4 and store vectors where the offsets allow it, rows through shared
+ * memory where not (ballot_tile.cuh), with one more tile at most (scratch_bytes(n)
+ * includes it).  Nothing outside [flags, flags + n) or [offsets, offsets + n) is touched.
+ * n = 0 does nothing.  CUB: int count up to INT_MAX, 64-bit count (and a uint32 sum)
+ * above; scratch_bytes(n) is the largest need over pointer alignments, and a run whose
+ * call would need more returns cudaErrorInvalidValue before any launch. */
 #ifndef KIT_BALLOT_H
 #define KIT_BALLOT_H
 
@@ -130,14 +138,18 @@ size_t ballot_s3_scratch(size_t n);
 cudaError_t ballot_s3_describe(kit_kernel_desc *d);
 extern const char ballot_s3_param[]; /* s3's knobs, beside their defines in s3_lookback.cu */
 
-/* The checks every step makes: n below 2^32 (32-bit offsets); with aligned, the word and
- * 16-byte accesses of s2/s3 need 4-byte aligned flags and 16-byte aligned offsets. */
+/* The checks every step makes before any launch: n below 2^32 (32-bit offsets), else
+ * cudaErrorInvalidValue; offsets aligned to their 4-byte element, else
+ * cudaErrorMisalignedAddress (a uint32_t at any other address is not a uint32_t).  Flags
+ * may start at any byte.  `aligned` is no longer used: s2 and s3 handle any flag address
+ * and any 4-byte aligned offset address themselves (it stays for the callers). */
 static inline cudaError_t ballot_check_args(const void *flags, const void *offsets, size_t n,
                                             int aligned)
 {
+    (void)flags;
+    (void)aligned;
     if ((uint64_t)n > 0xFFFFFFFFull) return cudaErrorInvalidValue;
-    if (aligned && (((uintptr_t)flags & 3u) != 0 || ((uintptr_t)offsets & 15u) != 0))
-        return cudaErrorMisalignedAddress;
+    if (((uintptr_t)offsets & 3u) != 0) return cudaErrorMisalignedAddress;
     return cudaSuccess;
 }
 

@@ -15,7 +15,19 @@
  * Per row the warp needs the exclusive sum of the lanes' word counts c (0..4): three bit
  * planes of c (three ballots, RS_BITPLANE) or a five-step shuffle scan (RS_SHFL).  Inside
  * a word, w * 0x01010101 holds in byte j the flags 0..j (at most 4: no carries); minus w
- * it is exclusive.  The flags must be 0 or 1. */
+ * it is exclusive.  The flags must be 0 or 1.
+ *
+ * Alignment (MODE, chosen on the host once per launch; s2 and s3 use it):
+ *   TM_ALIGNED  flags 4-byte and offsets 16-byte aligned: the layout above as is.
+ *   TM_SHIFT    the tiles lie on a grid shifted by lo = flags % 4 flags: logical
+ *               index L is flag L - lo, for L in [lo, n + lo), so every whole word
+ *               of the shifted grid is a 4-byte aligned word of flags; the first
+ *               and the last tile are partial and check every flag.  The offsets,
+ *               misaligned the same way, still take 16-byte stores.
+ *   TM_STAGED   the same shifted loads, but the offsets' misalignment differs, so
+ *               each row goes through 512 bytes of shared memory per warp and
+ *               leaves as four coalesced 4-byte stores per lane (128 contiguous
+ *               bytes per warp instruction). */
 #ifndef BALLOT_TILE_CUH
 #define BALLOT_TILE_CUH
 
@@ -25,6 +37,16 @@
 
 enum { RS_BITPLANE = 0, RS_SHFL = 1 }; /* how a warp scans the word counts of a row */
 enum { ST_DEFAULT = 0, ST_STREAM = 1 }; /* plain stores, or st.global.cs (evict first) */
+enum { TM_ALIGNED = 0, TM_SHIFT = 1, TM_STAGED = 2 }; /* how a tile reaches memory (above) */
+
+/* The mode and shift for flags and offsets (offsets 4-byte aligned: checked before). */
+static inline int tile_mode(const void *flags, const void *offsets, size_t *lo)
+{
+    const uintptr_t f = (uintptr_t)flags, o = (uintptr_t)offsets;
+    *lo = (size_t)(f & 3u);
+    if (*lo == 0 && (o & 15u) == 0) return TM_ALIGNED;
+    return ((o / 4u - *lo) & 3u) == 0 ? TM_SHIFT : TM_STAGED;
+}
 
 template <int TBS, int ROWS>
 struct tile_shape {
@@ -36,10 +58,29 @@ struct tile_shape {
 /* w[k] = this lane's word of row k of the chunk that starts at flag `chunk`.
  * FULL: the whole tile lies inside [0, n); otherwise flags past n read as 0 and no byte
  * past n is touched. */
-template <int ROWS, bool FULL>
+/* SHIFT: chunk and n are on the shifted grid (flag L at flags[L - lo], L in [lo, n + lo)). */
+template <int ROWS, bool FULL, bool SHIFT = false>
 static __device__ __forceinline__ void tile_load(const uint8_t *__restrict__ flags, size_t chunk,
-                                                 size_t n, unsigned lane, uint32_t (&w)[ROWS])
+                                                 size_t n, unsigned lane, uint32_t (&w)[ROWS],
+                                                 size_t lo = 0)
 {
+    if constexpr (SHIFT) {
+        const size_t end = n + lo;
+#pragma unroll
+        for (int k = 0; k < ROWS; k++) {
+            const size_t b = chunk + 128u * k + 4u * lane;
+            if (FULL || (b >= lo && b + 4 <= end)) {
+                w[k] = *reinterpret_cast<const uint32_t *>(flags + (b - lo)); /* 4-byte aligned */
+            } else {
+                uint32_t x = 0;
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (b + j >= lo && b + j < end) x |= (uint32_t)flags[b + j - lo] << (8 * j);
+                w[k] = x;
+            }
+        }
+        return;
+    }
     const uint32_t *f32 = reinterpret_cast<const uint32_t *>(flags + chunk) + lane;
 #pragma unroll
     for (int k = 0; k < ROWS; k++) {
@@ -109,12 +150,14 @@ static __device__ __forceinline__ void store16(uint32_t *p, uint4 v)
 }
 
 /* Write the offsets of this lane's words: base (everything before the warp's chunk) +
- * pre[k] + the flags before each byte of the word. */
-template <int ROWS, bool FULL, int ST>
+ * pre[k] + the flags before each byte of the word.  MODE: see the top of the file;
+ * TM_STAGED needs this warp's 16-byte aligned `stage` of 128 words in shared memory. */
+template <int ROWS, bool FULL, int ST, int MODE = TM_ALIGNED>
 static __device__ __forceinline__ void tile_store(uint32_t *__restrict__ out, size_t chunk,
                                                   size_t n, unsigned lane,
                                                   const uint32_t (&w)[ROWS],
-                                                  const unsigned (&pre)[ROWS], unsigned base)
+                                                  const unsigned (&pre)[ROWS], unsigned base,
+                                                  size_t lo = 0, uint32_t *stage = NULL)
 {
 #pragma unroll
     for (int k = 0; k < ROWS; k++) {
@@ -123,6 +166,33 @@ static __device__ __forceinline__ void tile_store(uint32_t *__restrict__ out, si
         const unsigned p = base + pre[k];
         const uint4 o = make_uint4(p + (ex & 0xFFu), p + ((ex >> 8) & 0xFFu),
                                    p + ((ex >> 16) & 0xFFu), p + (ex >> 24));
+        if constexpr (MODE == TM_STAGED) { /* the row through shared memory */
+            const size_t row = chunk + 128u * k, end = n + lo;
+            __syncwarp(); /* the previous row's reads are done */
+            reinterpret_cast<uint4 *>(stage)[lane] = o;
+            __syncwarp();
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const size_t q = row + 32u * j + lane;
+                if (FULL || (q >= lo && q < end)) {
+                    if constexpr (ST == ST_STREAM) __stcs(out + (q - lo), stage[32 * j + lane]);
+                    else out[q - lo] = stage[32 * j + lane];
+                }
+            }
+            continue;
+        }
+        if constexpr (MODE == TM_SHIFT) { /* 16-byte stores on the shifted grid */
+            const size_t end = n + lo;
+            if (FULL || (i >= lo && i + 4 <= end)) {
+                store16<ST>(out + (i - lo), o);
+            } else {
+                const unsigned v[4] = {o.x, o.y, o.z, o.w};
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (i + j >= lo && i + j < end) out[i + j - lo] = v[j];
+            }
+            continue;
+        }
         if (FULL || i + 4 <= n) {
             store16<ST>(out + i, o);
         } else {

@@ -17,7 +17,12 @@
  * What still limits it: DRAM bandwidth, almost all of it on the 4-byte offsets; the
  * look-back adds a dependent round trip to L2 per tile, hidden by the other resident
  * blocks' loads.  Knobs in the tuning table: block size, rows per warp, row scan (bit
- * planes or shuffles), plain or streaming (evict-first) stores. */
+ * planes or shuffles), plain or streaming (evict-first) stores.
+ * Alignment: flags at any byte, offsets at any 4-byte address.  Both aligned (flags
+ * to 4, offsets to 16 bytes): the kernel as described.  Otherwise the tiles lie on a
+ * grid shifted by flags % 4 (ballot_tile.cuh: TM_SHIFT keeps the 16-byte stores when
+ * the offsets are misaligned the same way, TM_STAGED stores each row through shared
+ * memory otherwise); one more tile at most, which scratch_bytes(n) allows for. */
 #include "ballot.h"
 #include "ballot_tile.cuh"
 #include "kit_cuda.cuh"
@@ -85,25 +90,30 @@ static __device__ __forceinline__ unsigned lookback(unsigned long long *desc, un
     return excl;
 }
 
-template <int TBS, int ROWS, int RS, int ST>
+template <int TBS, int ROWS, int RS, int ST, int MODE = TM_ALIGNED>
 __global__ void __launch_bounds__(TBS) lookback_kernel(const uint8_t *__restrict__ flags,
                                                        uint32_t *__restrict__ out, size_t n,
                                                        unsigned *counter,
-                                                       unsigned long long *desc)
+                                                       unsigned long long *desc, size_t lo_arg)
 {
     typedef tile_shape<TBS, ROWS> T;
+    constexpr bool SHIFT = MODE != TM_ALIGNED;
     __shared__ unsigned s_tile, s_excl, s_tot[T::NW];
+    __shared__ uint4 s_stage[MODE == TM_STAGED ? T::NW * 32 : 1]; /* a row per warp */
     if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1u);
     __syncthreads();
+    const size_t lo = SHIFT ? lo_arg : 0;
     const unsigned tile = s_tile;
     const size_t base = (size_t)tile * T::TILE;
     const size_t chunk = base + (threadIdx.x >> 5) * T::WARP_FLAGS;
     const unsigned lane = threadIdx.x & 31u;
-    const bool full = base + T::TILE <= n;
+    const bool full = (!SHIFT || base >= lo) && base + T::TILE <= n + lo;
+    uint32_t *stage =
+        reinterpret_cast<uint32_t *>(s_stage) + (MODE == TM_STAGED ? (threadIdx.x >> 5) * 128 : 0);
     uint32_t w[ROWS];
     unsigned pre[ROWS], agg;
-    if (full) tile_load<ROWS, true>(flags, chunk, n, lane, w);
-    else tile_load<ROWS, false>(flags, chunk, n, lane, w);
+    if (full) tile_load<ROWS, true, SHIFT>(flags, chunk, n, lane, w, lo);
+    else tile_load<ROWS, false, SHIFT>(flags, chunk, n, lane, w, lo);
     const unsigned warp_total = tile_rows_scan<ROWS, RS>(w, pre);
     const unsigned wpre = tile_warp_prefix<T::NW>(warp_total, s_tot, &agg);
     if (threadIdx.x < 32) {
@@ -112,29 +122,39 @@ __global__ void __launch_bounds__(TBS) lookback_kernel(const uint8_t *__restrict
     }
     __syncthreads();
     const unsigned b = s_excl + wpre;
-    if (full) tile_store<ROWS, true, ST>(out, chunk, n, lane, w, pre, b);
-    else tile_store<ROWS, false, ST>(out, chunk, n, lane, w, pre, b);
+    if (full) tile_store<ROWS, true, ST, MODE>(out, chunk, n, lane, w, pre, b, lo, stage);
+    else tile_store<ROWS, false, ST, MODE>(out, chunk, n, lane, w, pre, b, lo, stage);
 }
 
-/* scratch: one descriptor per tile, then the tile counter */
+/* scratch: one descriptor per tile, then the tile counter; room for the one more
+ * tile of a shifted grid (lo <= 3) */
 template <int TBS, int ROWS>
 static size_t lb_scratch(size_t n)
 {
-    return ((n + tile_shape<TBS, ROWS>::TILE - 1) / tile_shape<TBS, ROWS>::TILE + 1) * 8u;
+    return ((n + 3 + tile_shape<TBS, ROWS>::TILE - 1) / tile_shape<TBS, ROWS>::TILE + 1) * 8u;
 }
 
 template <int TBS, int ROWS, int RS, int ST>
 static cudaError_t lb_run(const uint8_t *flags, uint32_t *offsets, size_t n, void *scratch,
                           cudaStream_t s)
 {
-    const unsigned tiles = kit_blocks_for(n, tile_shape<TBS, ROWS>::TILE);
+    size_t lo = 0;
+    const int mode = tile_mode(flags, offsets, &lo);
+    const unsigned tiles = kit_blocks_for(n + lo, tile_shape<TBS, ROWS>::TILE);
     unsigned long long *desc = (unsigned long long *)scratch;
+    unsigned *counter = (unsigned *)(desc + tiles);
     KIT_TRY(ballot_check_args(flags, offsets, n, 1));
     if (n == 0) return cudaSuccess;
     if (!tiles) return cudaErrorInvalidValue;
     KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)tiles + 1) * 8u, s));
-    lookback_kernel<TBS, ROWS, RS, ST>
-        <<<tiles, TBS, 0, s>>>(flags, offsets, n, (unsigned *)(desc + tiles), desc);
+    if (mode == TM_ALIGNED)
+        lookback_kernel<TBS, ROWS, RS, ST><<<tiles, TBS, 0, s>>>(flags, offsets, n, counter, desc, 0);
+    else if (mode == TM_SHIFT)
+        lookback_kernel<TBS, ROWS, RS, ST, TM_SHIFT>
+            <<<tiles, TBS, 0, s>>>(flags, offsets, n, counter, desc, lo);
+    else
+        lookback_kernel<TBS, ROWS, RS, ST, TM_STAGED>
+            <<<tiles, TBS, 0, s>>>(flags, offsets, n, counter, desc, lo);
     return cudaGetLastError();
 }
 

@@ -34,9 +34,11 @@ __global__ void __launch_bounds__(S1_TBS) copy_block_dask_kernel(const uint32_t 
 extern "C" cudaError_t copy_s1_block_dask(const uint32_t *in, uint32_t *out, size_t n,
                                           void *scratch, cudaStream_t s)
 {
+    const unsigned grid = kit_blocks_for(n, S1_DBS);
     (void)scratch;
     if (n == 0) return cudaSuccess;
-    copy_block_dask_kernel<<<kit_blocks_for(n, S1_DBS), S1_TBS, 0, s>>>(in, out, n);
+    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_block_dask_kernel<<<grid, S1_TBS, 0, s>>>(in, out, n);
     return cudaGetLastError();
 }
 
