@@ -1,25 +1,27 @@
 /* steps.c - chapter 01's step table (the only list of its ladder) and the
  * adaptors that let the kit's harness drive it and its tuning tables. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "copy.h"
 
 #define F(x) "chapters/01-copy/" x
+#define COPY_DBS 512 /* words per data block of s1..s3 (128 threads x nWork 4): grid limit */
 
 const copy_step copy_steps[COPY_NSTEPS] = {
     {{"s0_simple", "tbs=32 nWork=1", "one word per thread, one warp per block, check every word",
-      F("s0_simple.cu"), NULL, KIT_STEP_GPU, copy_s0_describe},
+      F("s0_simple.cu"), NULL, KIT_STEP_GPU, copy_s0_describe, 0, (size_t)32 * INT_MAX},
      NULL, copy_s0_simple},
     {{"s1_block_dask", "tbs=128 nWork=4",
       "Block DASk: nWork words per thread, Warp-by-Warp, one range check per data block",
-      "$(IMPL)/01-copy/s1_block_dask.cu", "ex01_block_dask", KIT_STEP_GPU, copy_s1_describe},
+      "$(IMPL)/01-copy/s1_block_dask.cu", "ex01_block_dask", KIT_STEP_GPU, copy_s1_describe, 0, (size_t)COPY_DBS * INT_MAX},
      NULL, copy_s1_block_dask},
     {{"s2_unroll", "tbs=128 nWork=4", "ILP A: #pragma unroll (loads and stores stay interleaved)",
-      F("s2_unroll.cu"), NULL, KIT_STEP_GPU, copy_s2_describe},
+      F("s2_unroll.cu"), NULL, KIT_STEP_GPU, copy_s2_describe, 0, (size_t)COPY_DBS * INT_MAX},
      NULL, copy_s2_unroll},
     {{"s3_batch", "tbs=128 nWork=4 batch=4", "ILP B: batch 4 loads, then 4 stores",
-      F("s3_batch.cu"), NULL, KIT_STEP_GPU, copy_s3_describe},
+      F("s3_batch.cu"), NULL, KIT_STEP_GPU, copy_s3_describe, 0, (size_t)COPY_DBS * INT_MAX},
      NULL, copy_s3_batch},
     {{"s4_column_dask", "tbs=128 nWork=4 grid=SMs*resident",
       "Column DASk: fixed grid strides over rows of data blocks", F("s4_column_dask.cu"), NULL,

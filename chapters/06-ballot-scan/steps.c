@@ -27,7 +27,7 @@ const ballot_step ballot_steps[BALLOT_NSTEPS] = {
     /* CUB takes an int item count */
     {{"cub_exclusive_sum", "uint8 flags -> int32 offsets",
       "yardstick: cub::DeviceScan::ExclusiveSum on the same flags",
-      "chapters/06-ballot-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL, 0, INT_MAX},
+      "chapters/06-ballot-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      ballot_yard_cub_scratch, ballot_yard_cub_scan},
 };
 
