@@ -121,8 +121,9 @@ grade_one() {
   while IFS= read -r -d '' f; do
     rel=${f#"$sub"/}
     if [ -f "$kit/exercises/$rel" ]; then
-      cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
       files+=("$rel")
+      cmp -s "$f" "$kit/exercises/$rel" && continue   # the skeleton as it is: nothing to rebuild
+      cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
     else
       printf '*\tnote\tignored %s (not an exercise file)\n' "$rel" >>"$dir/notes.tsv"
     fi
