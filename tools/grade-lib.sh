@@ -15,6 +15,8 @@ case $broot in /*) ;; *) broot=$root/$broot;; esac
 out=${GRADE_OUT:-$broot/grades}
 kit=$out/kit
 nproc_=$(nproc 2>/dev/null || echo 2)
+# the student's make runs elsewhere: a relative Criterion prefix would not be found
+if [ -n "${CRITERION_DIR:-}" ] && [ -d "$CRITERION_DIR" ]; then CRITERION_DIR=$(cd "$CRITERION_DIR" && pwd); fi
 
 die() { echo "grade: $*" >&2; exit 2; }
 

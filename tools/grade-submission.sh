@@ -58,13 +58,15 @@ nst=$(wc -l <"$list")
 jobs=${jobs:-$nproc_}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "-j $jobs: not a number"
 [ "$jobs" -gt "$nst" ] && jobs=$nst
-# the cores shared among the students at work
-per=$((nproc_ / jobs)); [ $per -ge 1 ] || per=1
-export GRADE_MAKE_JOBS=${GRADE_MAKE_JOBS:-$per} GRADE_TEST_JOBS=${GRADE_TEST_JOBS:-$per}
 gpu_lock=""
 if [ "${GRADE_GPU_LOCK:-auto}" != 0 ] && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   gpu_lock=$out/.gpu.lock   # one student's test run on the GPU at a time
 fi
+# the cores shared among the students at work; a test run that holds the GPU
+# lock runs alone, so it gets them all
+per=$((nproc_ / jobs)); [ $per -ge 1 ] || per=1
+export GRADE_MAKE_JOBS=${GRADE_MAKE_JOBS:-$per} GRADE_TEST_JOBS=${GRADE_TEST_JOBS:-${gpu_lock:+$nproc_}}
+export GRADE_TEST_JOBS=${GRADE_TEST_JOBS:-$per}
 t0=$(date +%s)
 prepare_kit || exit 1
 echo "grade: $nst students, $jobs at a time${ch:+, chapter $ch}${gpu_lock:+, GPU test runs one at a time}"
