@@ -133,9 +133,9 @@ test: testbin ## run the Criterion suites (GPU tests skip with a reason when the
 	@rm -f $(RESULTS)
 	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
-grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [GRADE_JOBS=n] for students
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students
 ifneq ($(SUBMISSIONS),)
-	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS))
+	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
 else ifneq ($(SUBMISSION),)
 	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
 else

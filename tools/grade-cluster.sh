@@ -111,6 +111,11 @@ command -v sbatch >/dev/null || die "sbatch not found: grade-cluster needs a Slu
 [[ $gpus =~ ^[0-9]+$ ]] || die "--gpus $gpus: not a number"
 run=$out/cluster
 mkdir -p "$run/logs" "$run/state"
+# the jobs of an earlier run share the kit build and the run folder: let them end first
+if [ -f "$run/jobs" ]; then
+  busy=$(. "$run/jobs"; squeue -h -j "$prep,$array,$merge" -o '%i' 2>/dev/null | tr '\n' ' ')
+  [ -z "$busy" ] || die "an earlier grading run is still queued or running (jobs $busy): wait for it, or scancel them"
+fi
 class_students "$class" >"$run/students.new"
 [ -s "$run/students.new" ] || die "no student folders in '$class' (one sub-folder per student)"
 mv "$run/students.new" "$run/students.txt"
