@@ -39,6 +39,8 @@ function esc(s,   r, i, c) {
 FILENAME == ARGV[1] {
   if ($2 == "note") { general = general (general == "" ? "" : "; ") $3; next }
   if (!($1 in why)) { kind[$1] = $2; why[$1] = $3 }      # first reason per exercise
+  k = ($2 == "compile") ? "did not compile" : ($2 == "link") ? "did not link" : "did not build"
+  reasons = reasons (reasons == "" ? "" : "; ") ($1 == "*" ? "" : $1 " ") k ": " $3
   next
 }
 FILENAME == ARGV[2] { key = $1 "::" $2; status[key] = $3; msg[key] = $4; next }
@@ -96,7 +98,8 @@ END {
   if (ungraded) line = line sprintf("; %d points not graded here (no GPU)", ungraded)
   print line
   if (general != "") print "notes: " general
-  top = line (general != "" ? "; " general : "")
+  if (reasons != "") print "build: " reasons
+  top = line (reasons != "" ? "; " reasons : "") (general != "" ? "; " general : "")
   printf "{\n  \"score\": %d,\n  \"max_score\": %d,\n  \"output\": \"%s\",\n  \"tests\": [\n", score, max, esc(top) > json
   for (o = 1; o <= n; o++) printf "%s%s\n", row[o], o < n ? "," : "" > json
   printf "  ]\n}\n" > json
