@@ -23,6 +23,7 @@ endif
 
 # ---------------------------------------------------------------- chapters
 ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
+# CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter
 override CH := $(firstword $(subst -, ,$(CH)))
 override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
 ifneq ($(CH),)
@@ -135,19 +136,28 @@ test: testbin ## run the Criterion suites (GPU tests skip with a reason when the
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB)
 	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) KIT_BIG_ONLY=1 $(TEST_BIN) --jobs $(JOBS) --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
-grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir for students
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students
 ifneq ($(SUBMISSIONS),)
-	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH))
+	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
 else ifneq ($(SUBMISSION),)
 	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
 else
 	@$(MAKE) --no-print-directory IMPL=$(if $(filter command line,$(origin IMPL)),$(IMPL),exercises) grade-here
 endif
 
-.PHONY: grade-here
+.PHONY: grade-here grade-cluster test-grading
 grade-here: testbin
-	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) >$(BUILD)/grade.log 2>&1 || true
+	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$(BUILD)/grade.log 2>&1 || true
 	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
+
+grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMISSIONS=dir [PARTITION= TIME= GPUS= ONLY=a,b WAIT=1]
+	@test -n "$(SUBMISSIONS)" || { echo "make grade-cluster: SUBMISSIONS=dir (one sub-folder per student)"; exit 2; }
+	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-cluster.sh "$(SUBMISSIONS)" \
+	  $(if $(CH),--ch $(CH)) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
+	  $(if $(GPUS),--gpus $(GPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait)
+
+test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
+	@tests/grading/run.sh
 
 bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b, INPUT=a,b)
 	@st=0; for c in $(CHAPTERS); do \
@@ -201,11 +211,21 @@ check: ## exercises in sync, skeletons compile and fail, solutions score full ma
 tables: all ## rewrite the step tables in the chapter READMEs from the step tables
 	@tools/tables.sh update $(CHAPTERS)
 
-deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot)
+APT_LOCK_TIMEOUT ?= 300
+deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot); waits up to APT_LOCK_TIMEOUT s for a busy apt
 	@command -v apt-get >/dev/null || { echo "make deps: no apt-get here; install Criterion and gnuplot yourself, or use CRITERION_DIR=prefix (docs/gpu-setup.md)"; exit 1; }
 	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
-	$$s apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$s apt-get install -y -qq libcriterion-dev gnuplot-nox \
-	|| { echo "make deps: apt-get failed; on a machine without a package registry use CRITERION_DIR=prefix (docs/gpu-setup.md)"; exit 1; }
+	apt="$$s apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT)"; log=$$(mktemp); \
+	if $$apt update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$apt install -y -qq libcriterion-dev gnuplot-nox >>$$log 2>&1; \
+	then rm -f $$log; exit 0; fi; \
+	tail -n 5 $$log; \
+	if grep -qiE 'could not get lock|unable to acquire|lock-frontend|is held by process' $$log; then \
+	  echo "make deps: the package manager is busy (another apt or dpkg held its lock for more than $(APT_LOCK_TIMEOUT) s): let it finish, then run make again (APT_LOCK_TIMEOUT=s waits longer)"; \
+	elif grep -qiE 'permission denied|are you root|sudo:' $$log; then \
+	  echo "make deps: apt-get needs root: run 'sudo make deps', or use CRITERION_DIR=prefix (docs/gpu-setup.md)"; \
+	else \
+	  echo "make deps: apt-get failed (above); on a machine without a package registry use CRITERION_DIR=prefix (docs/gpu-setup.md)"; \
+	fi; rm -f $$log; exit 1
 
 criterion: # make sure the Criterion headers are reachable (installs them with `make deps` when missing)
 ifeq ($(CRITERION_DIR),)

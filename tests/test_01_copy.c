@@ -173,10 +173,10 @@ static void expect_balanced(uint64_t m, uint32_t R)
         if (c < lo) lo = c;
         if (c > hi) hi = c;
     }
-    cr_assert_eq(next, m, "m=%llu R=%u: rows cover %llu blocks", (unsigned long long)m, R,
-                 (unsigned long long)next);
-    cr_assert_leq(hi - lo, 1, "m=%llu R=%u: row sizes %llu..%llu", (unsigned long long)m, R,
-                  (unsigned long long)lo, (unsigned long long)hi);
+    cr_assert_eq(next, m, "m=%llu R=%u: rows cover %llu blocks, want %llu", (unsigned long long)m, R,
+                 (unsigned long long)next, (unsigned long long)m);
+    cr_assert_leq(hi - lo, 1, "m=%llu R=%u: row sizes %llu..%llu, want sizes that differ by at most 1",
+                  (unsigned long long)m, R, (unsigned long long)lo, (unsigned long long)hi);
 }
 
 Test(ex01_loadbalance, example_23_over_5)
@@ -186,8 +186,10 @@ Test(ex01_loadbalance, example_23_over_5)
     for (r = 0; r < 5; r++) {
         uint64_t s = 0, c = 0;
         row_dask_balance(23, 5, r, &s, &c);
-        cr_assert(s == want_start[r] && c == want_count[r], "row %u: start %llu count %llu", r,
-                  (unsigned long long)s, (unsigned long long)c);
+        cr_assert(s == want_start[r] && c == want_count[r],
+                  "row %u: start %llu count %llu, want start %llu count %llu", r,
+                  (unsigned long long)s, (unsigned long long)c, (unsigned long long)want_start[r],
+                  (unsigned long long)want_count[r]);
     }
 }
 
@@ -212,12 +214,15 @@ Test(ex01_loadbalance, avoids_first_and_last)
             cr_assert_eq(cl, base, "m=%llu R=%u: the last row has %llu blocks, want %llu",
                          (unsigned long long)m, R, (unsigned long long)cl, (unsigned long long)base);
             cr_assert_eq(c0, left + 2 <= R ? base : base + 1,
-                         "m=%llu R=%u: first row has %llu blocks", (unsigned long long)m, R,
-                         (unsigned long long)c0);
+                         "m=%llu R=%u: first row has %llu blocks, want %llu", (unsigned long long)m, R,
+                         (unsigned long long)c0, (unsigned long long)(left + 2 <= R ? base : base + 1));
             for (r = 1; r + 1 < R; r++) {
                 uint64_t c;
                 row_dask_balance(m, R, r, &s, &c);
-                if (left + 2 <= R) cr_assert_eq(c, r <= left ? base + 1 : base);
+                if (left + 2 <= R)
+                    cr_assert_eq(c, r <= left ? base + 1 : base, "m=%llu R=%u: row %u has %llu blocks, want %llu",
+                                 (unsigned long long)m, R, r, (unsigned long long)c,
+                                 (unsigned long long)(r <= left ? base + 1 : base));
             }
         }
 }
@@ -228,7 +233,8 @@ Test(ex01_loadbalance, large_counts)
     expect_balanced((1ull << 40) + 12345, 2112);
     expect_balanced(3, 2112); /* fewer blocks than rows */
     row_dask_balance((1ull << 40) + 12345, 2112, 2111, &s, &c);
-    cr_assert_eq(s + c, (1ull << 40) + 12345);
+    cr_assert_eq(s + c, (1ull << 40) + 12345, "the last row ends at %llu, want %llu",
+                 (unsigned long long)(s + c), (1ull << 40) + 12345);
 }
 
 /* ex01_block_dask (GPU): the s1 kernel in $(IMPL)/01-copy/s1_block_dask.cu */

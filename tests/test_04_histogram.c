@@ -454,8 +454,9 @@ Test(ex04_packed, slot_every_bin)
         for (b = 0; b < 256; b++) {
             uint32_t word = 12345, inc = 12345;
             packed_slot(b, strides[k], &word, &inc);
-            cr_assert_eq(word, (b / 4) * strides[k], "bin %u, stride %u: word %u", b, strides[k], word);
-            cr_assert_eq(inc, 1u << (8 * (b % 4)), "bin %u: inc 0x%08x", b, inc);
+            cr_assert_eq(word, (b / 4) * strides[k], "bin %u, stride %u: word %u, want %u", b, strides[k],
+                         word, (b / 4) * strides[k]);
+            cr_assert_eq(inc, 1u << (8 * (b % 4)), "bin %u: inc 0x%08x, want 0x%08x", b, inc, 1u << (8 * (b % 4)));
         }
 }
 
@@ -466,8 +467,10 @@ Test(ex04_packed, pairs_and_unpair)
     for (k = 0; k < 1000; k++) {
         const uint32_t w = (uint32_t)kit_rand64(&st);
         packed_pairs(w, &e, &o);
-        cr_assert_eq(e, (w & 0xFFu) | (((w >> 16) & 0xFFu) << 16), "even of 0x%08x: 0x%08x", w, e);
-        cr_assert_eq(o, ((w >> 8) & 0xFFu) | ((w >> 24) << 16), "odd of 0x%08x: 0x%08x", w, o);
+        cr_assert_eq(e, (w & 0xFFu) | (((w >> 16) & 0xFFu) << 16), "even of 0x%08x: 0x%08x, want 0x%08x", w, e,
+                     (w & 0xFFu) | (((w >> 16) & 0xFFu) << 16));
+        cr_assert_eq(o, ((w >> 8) & 0xFFu) | ((w >> 24) << 16), "odd of 0x%08x: 0x%08x, want 0x%08x", w, o,
+                     ((w >> 8) & 0xFFu) | ((w >> 24) << 16));
     }
     for (k = 0; k < 257; k++) { /* 257 saturated words: 65535 per lane, no carry */
         packed_pairs(0xFFFFFFFFu, &e, &o);
@@ -476,10 +479,10 @@ Test(ex04_packed, pairs_and_unpair)
     }
     packed_unpair(even, odd, bins);
     cr_assert(bins[0] == 5 + 65535 && bins[1] == 6 + 65535 && bins[2] == 7 + 65535 && bins[3] == 8 + 65535,
-              "unpair added %u %u %u %u", bins[0] - 5, bins[1] - 6, bins[2] - 7, bins[3] - 8);
+              "unpair added %u %u %u %u, want 65535 to each", bins[0] - 5, bins[1] - 6, bins[2] - 7, bins[3] - 8);
     bins[0] = bins[1] = bins[2] = bins[3] = 0;
     packed_unpair(0x00020001u, 0x00040003u, bins); /* order: byte 0, 1, 2, 3 */
-    cr_assert(bins[0] == 1 && bins[1] == 3 && bins[2] == 2 && bins[3] == 4, "bins %u %u %u %u",
+    cr_assert(bins[0] == 1 && bins[1] == 3 && bins[2] == 2 && bins[3] == 4, "bins %u %u %u %u, want 1 3 2 4",
               bins[0], bins[1], bins[2], bins[3]);
 }
 
@@ -487,24 +490,26 @@ Test(ex04_packed, add4_no_carry)
 {
     uint64_t st = 7;
     int k, lane;
-    cr_assert_eq(packed_add4(0xFF01FF80u, 0x01010180u), 0x00020000u);
+    cr_assert_eq(packed_add4(0xFF01FF80u, 0x01010180u), 0x00020000u, "0xff01ff80 + 0x01010180: 0x%08x, want 0x00020000",
+                 packed_add4(0xFF01FF80u, 0x01010180u));
     for (k = 0; k < 10000; k++) {
         const uint32_t a = (uint32_t)kit_rand64(&st), b = (uint32_t)kit_rand64(&st), s = packed_add4(a, b);
         for (lane = 0; lane < 4; lane++)
             cr_assert_eq((s >> (8 * lane)) & 0xFFu, (((a >> (8 * lane)) + (b >> (8 * lane))) & 0xFFu),
-                         "0x%08x + 0x%08x lane %d", a, b, lane);
+                         "0x%08x + 0x%08x lane %d: 0x%02x, want 0x%02x", a, b, lane, (s >> (8 * lane)) & 0xFFu,
+                         ((a >> (8 * lane)) + (b >> (8 * lane))) & 0xFFu);
     }
 }
 
 Test(ex04_packed, rowsum_period)
 {
     uint32_t k;
-    cr_assert_eq(packed_rowsum_period(31), 2);
-    cr_assert_eq(packed_rowsum_period(32), 1);
-    cr_assert_eq(packed_rowsum_period(21), 3);
+    cr_assert_eq(packed_rowsum_period(31), 2, "k=31: period %u, want 2", packed_rowsum_period(31));
+    cr_assert_eq(packed_rowsum_period(32), 1, "k=32: period %u, want 1", packed_rowsum_period(32));
+    cr_assert_eq(packed_rowsum_period(21), 3, "k=21: period %u, want 3", packed_rowsum_period(21));
     for (k = 1; k <= 63; k++) {
         const uint32_t p = packed_rowsum_period(k);
-        cr_assert(p * k * 4 <= 255 && (p + 1) * k * 4 > 255, "k=%u: period %u", k, p);
+        cr_assert(p * k * 4 <= 255 && (p + 1) * k * 4 > 255, "k=%u: period %u, want %u", k, p, 255 / (4 * k));
     }
 }
 
@@ -666,7 +671,7 @@ static void expect_rowsum_probe(const uint32_t *table, unsigned rounds)
     cr_assert_eq(kit_fetch(after, d_table, sizeof after, 0), cudaSuccess);
     cr_assert(kit_cmp_u32(got, want, HIST_BINS, msg, sizeof msg), "sums (bin 4t + lane): %s", msg);
     for (r = 0; r < 64 * 64; r++)
-        cr_assert_eq(after[r], 0, "row %u column %u not zeroed: 0x%08x", r / 64, r % 64, after[r]);
+        cr_assert_eq(after[r], 0, "row %u column %u not zeroed: 0x%08x, want 0", r / 64, r % 64, after[r]);
     cudaFree(d_table);
     cudaFree(d_sums);
 }

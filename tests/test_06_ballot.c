@@ -619,5 +619,6 @@ Test(ex06_bitplane, one_bit_is_binary_scan)
     bitplane_split(v, 1, planes);
     ballot_cpu_scan(f, want, 32, 0, 0, 0);
     for (lane = 0; lane < 32; lane++)
-        cr_assert_eq(bitplane_prefix(planes, 1, lane, 0), want[lane], "lane %u", lane);
+        cr_assert_eq(bitplane_prefix(planes, 1, lane, 0), want[lane], "lane %u: got %u, want %u", lane,
+                     bitplane_prefix(planes, 1, lane, 0), want[lane]);
 }

@@ -1,52 +1,111 @@
 #!/usr/bin/env bash
-# grade.sh RESULTS.tsv POINTS.tsv RESULTS.json [CH] [NOTES.tsv]
+# grade.sh RESULTS.tsv POINTS.tsv RESULTS.json [CH] [NOTES.tsv] [SUMMARY.tsv]
 # Join the test results (tests/kit_test.c writes them) with the points table:
-# print a score table and write a Gradescope-style results.json.
-# A test skipped for want of a GPU is "not graded" (it counts in no total).
-# NOTES.tsv (optional): exercise <TAB> note, appended to that exercise's outputs.
+# print a score table (chapters in order) and write a Gradescope results.json.
+#
+# Status of a graded test (docs/grading.md):
+#   passed / failed / crashed / timed out      the test ran; points only if passed
+#   not graded here (no GPU)                   a GPU test on a machine without one:
+#                                              in no total, max_score 0, no "status"
+#   did not compile / did not link             from NOTES.tsv: 0 points, counted
+#   not run                                    the test program never reached it: 0, counted
+# NOTES.tsv (optional): exercise <TAB> kind <TAB> message, kind = compile, link
+# or build (the exercise scores 0 with that message; exercise "*" = all of
+# them) or note (shown in the top-level output only).
+# SUMMARY.tsv (optional) gets one line: score max not-graded-points, then the
+# number of tests per status.
 set -euo pipefail
-results=${1:?usage: grade.sh RESULTS.tsv POINTS.tsv RESULTS.json [CH] [NOTES.tsv]}
+results=${1:?usage: grade.sh RESULTS.tsv POINTS.tsv RESULTS.json [CH] [NOTES.tsv] [SUMMARY.tsv]}
 points=${2:?}
 json=${3:?}
 ch=${4:-}
 notes=${5:-/dev/null}
+summary=${6:-/dev/null}
 [ -f "$results" ] || { echo "grade: no results file $results (did the tests build and run?)" >&2; exit 1; }
-awk -F'\t' -v json="$json" -v ch="$ch" '
-function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return s }
-FILENAME == ARGV[1] { note[$1] = note[$1] (note[$1] == "" ? "" : "; ") $2; next }
+ch=${ch%%-*}
+[ -n "$notes" ] || notes=/dev/null
+awk -F'\t' -v json="$json" -v ch="$ch" -v summary="$summary" '
+# JSON string escape, one character at a time (gawk and mawk differ on "\\" in gsub)
+function esc(s,   r, i, c) {
+  r = ""
+  for (i = 1; i <= length(s); i++) {
+    c = substr(s, i, 1)
+    if (c == "\\" || c == "\"") r = r "\\" c
+    else if (c ~ /[\001-\037]/) r = r " "
+    else r = r c
+  }
+  return r
+}
+FILENAME == ARGV[1] {
+  if ($2 == "note") { general = general (general == "" ? "" : "; ") $3; next }
+  if (!($1 in why)) { kind[$1] = $2; why[$1] = $3 }      # first reason per exercise
+  k = ($2 == "compile") ? "did not compile" : ($2 == "link") ? "did not link" : "did not build"
+  reasons = reasons (reasons == "" ? "" : "; ") ($1 == "*" ? "" : $1 " ") k ": " $3
+  next
+}
 FILENAME == ARGV[2] { key = $1 "::" $2; status[key] = $3; msg[key] = $4; next }
-FNR == 1 { next }                                   # points.tsv header
+FNR == 1 { next }                                       # points.tsv header
 {
   split($1, part, "::"); ex = part[1]
   if (ch != "" && substr(ex, 3, 2) != ch) next
-  n++; test[n] = $1; pts[n] = $2 + 0; level[n] = $3; exer[n] = ex
+  n++; test[n] = $1; pts[n] = $2 + 0; level[n] = $3; exer[n] = ex; chap[n] = substr(ex, 3, 2)
 }
 END {
+  # chapters in order, the points table order within a chapter (stable insertion sort)
+  for (i = 1; i <= n; i++) ord[i] = i
+  for (i = 2; i <= n; i++) {
+    v = ord[i]
+    for (j = i - 1; j >= 1 && chap[ord[j]] > chap[v]; j--) ord[j + 1] = ord[j]
+    ord[j + 1] = v
+  }
   printf "%-20s %-28s %-9s %7s  %s\n", "exercise", "test", "level", "points", "result"
   rule = "-----------------------------------------------------------------------------------------"
   print rule
-  for (i = 1; i <= n; i++) {
-    k = test[i]; st = (k in status) ? status[k] : "missing"; m = msg[k]
+  for (o = 1; o <= n; o++) {
+    i = ord[o]; k = test[i]; e = exer[i]
+    st = (k in status) ? status[k] : "missing"; m = msg[k]
     split(k, part, "::")
-    if (st == "pass") { got = pts[i]; out = "passed" }
-    else if (st == "skip") { got = 0; out = "not graded: " m }
-    else if (st == "missing") { got = 0; out = "not run (the test program did not build or did not reach it)" }
-    else { got = 0; out = st ": " m }
-    if (note[exer[i]] != "") out = out " [" note[exer[i]] "]"
-    graded = st != "skip"
+    w = (e in why) ? e : (("*" in why) ? "*" : "")
+    graded = 1; got = 0
+    if (w != "") {
+      if (kind[w] == "compile") kst = "did not compile"
+      else if (kind[w] == "link") kst = "did not link"
+      else kst = "did not build"
+      out = kst ": " why[w]
+    }
+    else if (st == "pass") { kst = "passed"; got = pts[i]; out = "passed" }
+    else if (st == "fail") { kst = "failed"; out = "failed: " m }
+    else if (st == "crash") { kst = "crashed"; out = "crashed: " m }
+    else if (st == "timeout") { kst = "timed out"; out = "timed out: " m }
+    else if (st == "skip") {
+      graded = 0
+      kst = (m ~ /^no CUDA device/) ? "not graded here (no GPU)" : "not graded"
+      out = kst ": " m
+    }
+    else { kst = "not run"; out = "not run: the test program did not reach this test" }
+    count[kst]++
     if (graded) { score += got; max += pts[i]; lv[level[i]] += got; lvmax[level[i]] += pts[i] }
     else ungraded += pts[i]
     shown = graded ? sprintf("%d/%d", got, pts[i]) : sprintf("-/%d", pts[i])
-    printf "%-20s %-28s %-9s %7s  %s\n", exer[i], part[2], level[i], shown, substr(out, 1, 160)
-    row[i] = sprintf("    {\"name\": \"%s\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"tags\": [\"%s\", \"%s\"], \"output\": \"%s\"}",
-                     esc(k), got, graded ? pts[i] : 0, st == "pass" ? "passed" : "failed", esc(exer[i]), level[i], esc(out))
+    printf "%-20s %-28s %-9s %7s  %s\n", e, part[2], level[i], shown, substr(out, 1, 200)
+    row[o] = sprintf("    {\"name\": \"%s\", \"score\": %d, \"max_score\": %d, %s\"tags\": [\"%s\", \"%s\", \"%s\"], \"output\": \"%s\"}",
+                     esc(k), got, graded ? pts[i] : 0,
+                     graded ? sprintf("\"status\": \"%s\", ", kst == "passed" ? "passed" : "failed") : "",
+                     esc(e), level[i], kst, esc(out))
   }
   print rule
-  printf "total: %d/%d graded points (required %d/%d, extra %d/%d)", score, max, lv["required"], lvmax["required"], lv["extra"], lvmax["extra"]
-  if (ungraded) printf "; %d points not graded (no GPU)", ungraded
-  printf "\n"
-  printf "{\n  \"score\": %d,\n  \"max_score\": %d,\n  \"output\": \"%d/%d graded points; %d not graded\",\n  \"tests\": [\n", score, max, score, max, ungraded > json
-  for (i = 1; i <= n; i++) printf "%s%s\n", row[i], i < n ? "," : "" > json
+  line = sprintf("total: %d/%d graded points (required %d/%d, extra %d/%d)", score, max, lv["required"], lvmax["required"], lv["extra"], lvmax["extra"])
+  if (ungraded) line = line sprintf("; %d points not graded here (no GPU)", ungraded)
+  print line
+  if (general != "") print "notes: " general
+  if (reasons != "") print "build: " reasons
+  top = line (reasons != "" ? "; " reasons : "") (general != "" ? "; " general : "")
+  printf "{\n  \"score\": %d,\n  \"max_score\": %d,\n  \"output\": \"%s\",\n  \"tests\": [\n", score, max, esc(top) > json
+  for (o = 1; o <= n; o++) printf "%s%s\n", row[o], o < n ? "," : "" > json
   printf "  ]\n}\n" > json
+  printf "%d\t%d\t%d\tpassed=%d failed=%d crashed=%d timed_out=%d not_graded=%d did_not_compile=%d did_not_link=%d not_run=%d\n",
+         score, max, ungraded, count["passed"], count["failed"], count["crashed"], count["timed out"],
+         count["not graded here (no GPU)"] + count["not graded"], count["did not compile"],
+         count["did not link"] + count["did not build"], count["not run"] > summary
   print "results: " json
 }' "$notes" "$results" "$points"

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# tests/grading/run.sh - end-to-end tests of the grader (make test-grading).
+#
+# Builds a throwaway class in a temporary folder (a solutions copy, compile
+# errors in a CPU and a GPU file, two link errors, a wrong answer, an infinite
+# loop, an empty folder) and grades it for real with chapter 01, plus one
+# compile error in chapter 02; checks each student's status, the tables and
+# results.json.  Works with and without a GPU (the expected totals follow).
+# Its own BUILDROOT (BUILDROOT/test-grading), so your grades are untouched.
+# PASS/FAIL lines, then "N passed, N failed".  About 5 minutes on 2 cores.
+# GRADING_SKIP_APT=1 skips the apt lock test (it needs root and a registry).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+broot=${BUILDROOT:-build}
+case $broot in /*) ;; *) broot=$repo/$broot;; esac
+export BUILDROOT=$broot/test-grading
+out=$BUILDROOT/grades
+unset SUBMISSION SUBMISSIONS CH GRADE_JOBS MAKEFLAGS MFLAGS
+pass=0 fail=0
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+has() { grep -qE -- "$2" "$1"; }       # FILE REGEX
+hasnt() { ! grep -qE -- "$2" "$1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gpu=0
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
+echo "grading tests: BUILDROOT=$BUILDROOT, GPU here: $([ $gpu = 1 ] && echo yes || echo no)"
+# chapter 01 has 8 CPU points and 9 GPU points
+if [ $gpu = 1 ]; then m=17 full1='17/17' total1='17,17,0'; else m=8 full1='8/8' total1='8,8,9'; fi
+
+# ---------------------------------------------------------------- units
+# 3: every exercise file maps to its exercise, wherever its comment wraps
+. tools/grade-lib.sh
+kit=$repo
+while read -r f want; do
+  check "exercise of $f is $want" [ "$(exercise_of "$f")" = "$want" ]
+done <<'EOF'
+01-copy/loadbalance.h ex01_loadbalance
+01-copy/s1_block_dask.cu ex01_block_dask
+02-reduce-scan/r6_warp_shuffle.cu ex02_warp_reduce
+02-reduce-scan/s2_warp_scan.cu ex02_block_scan
+02-reduce-scan/sklansky8.h ex02_sklansky
+04-histogram/packed.h ex04_packed
+04-histogram/trish_bin.cuh ex04_bin_word
+04-histogram/trish_rowsum.cuh ex04_rowsum
+06-ballot-scan/ballot_bitplane.h ex06_bitplane
+06-ballot-scan/ballot_lanemask.cuh ex06_lanemask
+06-ballot-scan/ballot_segscan.cuh ex06_segscan
+EOF
+check "every exercise file is in that list" [ "$(find exercises -type f | wc -l)" = 11 ]
+out=$BUILDROOT/grades   # grade-lib.sh set its own
+
+# 8, 9: grade.sh on made-up results: chapters in order; a skipped GPU test is not failed
+awk -F'\t' 'NR > 1 { split($1, p, "::"); gpu = p[1] == "ex01_block_dask"
+  print p[1] "\t" p[2] "\t" (gpu ? "skip" : "pass") "\t" (gpu ? "no CUDA device (made up)" : "") }' \
+  tests/points.tsv >"$tmp/unit.tsv"
+tools/grade.sh "$tmp/unit.tsv" tests/points.tsv "$tmp/unit.json" >"$tmp/unit.txt"
+order=$(awk 'NR > 2 && /^ex/ { c = substr($1, 3, 2); if (c != last) printf "%s ", c; last = c }' "$tmp/unit.txt")
+check "the table lists chapters in order (got: $order)" [ "$order" = "01 02 04 06 " ]
+check "not graded here (no GPU): shown as -/points" has "$tmp/unit.txt" 'ex01_block_dask +whole_blocks +required +-/3 +not graded here \(no GPU\)'
+check "results.json: a not-graded test has max_score 0 and no status" \
+  has "$tmp/unit.json" '"name": "ex01_block_dask::whole_blocks", "score": 0, "max_score": 0, "tags"'
+check "results.json: nothing failed when everything passed or was not graded" hasnt "$tmp/unit.json" '"failed"'
+total=$(awk -F'\t' 'NR > 1 && $1 !~ /^ex01_block_dask/ { s += $2 } END { print s }' tests/points.tsv)
+check "results.json: the total leaves the not-graded points out ($total)" has "$tmp/unit.json" "^  \"max_score\": $total,"
+
+# 9: CH=NN-topic, the form make help lists
+check "make accepts CH=02-reduce-scan" make -n test CH=02-reduce-scan >/dev/null
+
+# ---------------------------------------------------------------- one student
+mkdir -p "$tmp/sol"
+cp -r solutions/. "$tmp/sol/"
+# 1: CH after the folder (the Makefile's order)
+make --no-print-directory grade SUBMISSION="$tmp/sol" CH=01 >"$tmp/one.txt" 2>&1
+st=$?
+cat "$tmp/one.txt"
+check "make grade SUBMISSION=dir CH=01 exits 0" [ $st = 0 ]
+check "solutions copy: full marks ($full1)" has "$tmp/one.txt" "^total: $full1 graded points"
+check "solutions copy: every CPU exercise test passed" [ "$(grep -c '^ex01_loadbalance .* passed$' "$tmp/one.txt")" = 4 ]
+if [ $gpu = 0 ]; then
+  check "no GPU: the GPU exercise is 'not graded here (no GPU)'" \
+    [ "$(grep -c '^ex01_block_dask .*-/[0-9]  not graded here (no GPU)' "$tmp/one.txt")" = 4 ]
+  check "no GPU: results.json shows no GPU test as failed" hasnt "$out/sol/results.json" '"status": "failed"'
+fi
+check "only chapter 01 was graded" hasnt "$tmp/one.txt" '^ex0[246]_'
+tools/grade-submission.sh --ch 1 "$tmp/sol" >"$tmp/one-b.txt" 2>&1
+check "grade-submission.sh --ch 1 DIR (option first) gives the same" has "$tmp/one-b.txt" "^total: $full1 graded points"
+make --no-print-directory grade SUBMISSION="$tmp/sol" CH=01-copy >"$tmp/one-c.txt" 2>&1
+check "make grade CH=01-copy gives the same" has "$tmp/one-c.txt" "^total: $full1 graded points"
+check "the shared kit build is reused (nothing compiled the second time)" hasnt "$out/kit-build.log" ' -c '
+
+# 6: a submission that no longer compiles does not keep its old results.json
+mkdir -p "$tmp/stale/alice/01-copy"
+cp solutions/01-copy/loadbalance.h "$tmp/stale/alice/01-copy/"
+tools/grade-submission.sh "$tmp/stale/alice" --ch 01 >/dev/null 2>&1
+check "alice first scores 8" has "$out/alice/results.json" '"score": 8,'
+sed -i 's/\*count = base/*count = bse/' "$tmp/stale/alice/01-copy/loadbalance.h"
+tools/grade-submission.sh "$tmp/stale/alice" --ch 01 >"$tmp/stale.txt" 2>&1
+check "after breaking it, alice's results.json is new: score 0" has "$out/alice/results.json" '"score": 0,'
+check "... and says why" has "$out/alice/results.json" "did not compile: 01-copy/loadbalance.h:[0-9]+: .*bse"
+
+# ---------------------------------------------------------------- a class
+c=$tmp/class S=solutions/01-copy
+mkdir -p "$c"/{good,compile_cpu,compile_gpu,link,link_use,wrong,loop}/01-copy "$c/empty"
+cp $S/* "$c/good/01-copy/"; echo notes >"$c/good/README.txt"
+cp $S/loadbalance.h "$c/compile_cpu/01-copy/"
+sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks % nrows/' "$c/compile_cpu/01-copy/loadbalance.h"
+cp $S/* "$c/compile_gpu/01-copy/"
+sed -i 's/const uint32_t \*src = in + base;/const uint32_t *src = in + bse;/' "$c/compile_gpu/01-copy/s1_block_dask.cu"
+cp $S/* "$c/link/01-copy/"      # renames the function the kit calls
+sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$c/link/01-copy/s1_block_dask.cu"
+cp $S/* "$c/link_use/01-copy/"  # calls a function nobody defines
+sed -i 's/^    (void)scratch;$/    (void)scratch; (void)student_helper_nobody_wrote(0);/;
+        s/^extern "C" cudaError_t copy_s1_block_dask(/extern "C" int student_helper_nobody_wrote(int);\n&/' \
+  "$c/link_use/01-copy/s1_block_dask.cu"
+cp $S/loadbalance.h "$c/wrong/01-copy/"
+sed -i 's/\*count = base + /*count = base + 1 + /' "$c/wrong/01-copy/loadbalance.h"
+cp $S/loadbalance.h "$c/loop/01-copy/"  # hangs in large_counts only (3 blocks over 2112 rows)
+sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int spin = nblocks == 3 \&\& nrows == 2112; spin;) { }\n&|' "$c/loop/01-copy/loadbalance.h"
+check "the class is what the test means (sed edits applied)" eval \
+  'grep -q "nrows\$" "$c/compile_cpu/01-copy/loadbalance.h" && grep -q bse "$c/compile_gpu/01-copy/s1_block_dask.cu" &&
+   grep -q blockdask "$c/link/01-copy/s1_block_dask.cu" && grep -q spin "$c/loop/01-copy/loadbalance.h" &&
+   grep -q "student_helper_nobody_wrote(0)" "$c/link_use/01-copy/s1_block_dask.cu" && grep -q "base + 1 +" "$c/wrong/01-copy/loadbalance.h"'
+
+t0=$(date +%s)
+make --no-print-directory grade SUBMISSIONS="$c" CH=01 GRADE_JOBS=2 >"$tmp/class.txt" 2>&1
+st=$?
+cat "$tmp/class.txt"
+echo "(class of 8, chapter 01: $(( $(date +%s) - t0 )) s)"
+csv=$out/class.csv
+check "make grade SUBMISSIONS=dir CH=01 GRADE_JOBS=2 exits 0" [ $st = 0 ]
+check "students graded two at a time" has "$tmp/class.txt" '8 students, 2 at a time'
+check "good: $full1, graded" has "$csv" "^\"good\",$total1,\"graded\""
+check "good: the extra file is reported as ignored" has "$out/good/results.json" 'ignored README.txt'
+check "compile_cpu: did not compile, file:line: message (table)" \
+  has "$out/class.txt" "compile_cpu +0/$m +did not compile: 01-copy/loadbalance.h:[0-9]+: expected"
+check "compile_cpu: ... and in results.json" \
+  has "$out/compile_cpu/results.json" '"output": "did not compile: 01-copy/loadbalance.h:[0-9]+: expected'
+check "compile_gpu: did not compile (nvcc's message), its CPU exercise still graded" \
+  has "$csv" '^"compile_gpu",8,17,0,"did not compile","01-copy/s1_block_dask.cu:[0-9]+: identifier ""bse"" is undefined"'
+check "link: did not link: undefined symbol, its other exercise still graded" \
+  has "$csv" '^"link",8,17,0,"did not link","undefined symbol copy_s1_block_dask \(01-copy/s1_block_dask.cu\)"'
+check "link: results.json says it for its tests" \
+  has "$out/link/results.json" '"output": "did not link: undefined symbol copy_s1_block_dask'
+check "link_use: did not link: undefined symbol it calls" \
+  has "$csv" '^"link_use",8,17,0,"did not link","undefined symbol student_helper_nobody_wrote'
+check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
+check "wrong: the failure shows expected and got" \
+  has "$out/wrong/results.json" 'example_23_over_5.*failed: row 0: start 0 count 5, want start 0 count 4'
+check "loop: the hanging test timed out, the others passed" has "$out/loop/table.txt" 'large_counts +extra +0/1 +timed out'
+check "loop: 7 of $m" has "$csv" "^\"loop\",7,$m,"
+check "empty: nothing submitted" has "$csv" "^\"empty\",0,$m,[0-9]+,\"nothing submitted\""
+check "no student scores 0 in silence (each 0 has its reason)" \
+  bash -c "! grep -E '^\"[^\"]*\",0,' '$csv' | grep -vE 'did not|nothing submitted|^\"wrong\"'"
+check "the class table is sorted by student" \
+  [ "$(awk -F, 'NR > 1 { print $1 }' "$csv" | tr -d '"' | tr '\n' ' ')" = "compile_cpu compile_gpu empty good link link_use loop wrong " ]
+check "class.json holds every student's results" [ "$(grep -c '": {"status": ' "$out/class.json")" = 8 ]
+if command -v python3 >/dev/null; then
+  check "class.json and every results.json are valid JSON" python3 -c 'import json, sys
+for f in sys.argv[1:]: json.load(open(f))' "$out/class.json" "$out"/*/results.json
+fi
+# 4: one shared build; per student only the files that depend on theirs
+check "good: the kit was not rebuilt for the student (no reference/ or other steps)" \
+  hasnt "$out/good/build.log" ' -c (reference/|chapters/01-copy/s[0-46]_)'
+check "good: its two sources and the test that includes its header were rebuilt" \
+  [ "$(grep -cE ' -c (exercises/01-copy/s1_block_dask.cu|chapters/01-copy/s5_row_dask.cu|tests/test_01_copy.c)' "$out/good/build.log")" = 3 ]
+check "wrong (a header only): nothing rebuilt but what includes it" \
+  [ "$(grep -cE ' -c ' "$out/wrong/build.log")" = 2 ]
+
+# 5: an empty class folder is an error, not a phantom student "*"
+mkdir -p "$tmp/noclass"
+make --no-print-directory grade SUBMISSIONS="$tmp/noclass" CH=01 >"$tmp/noclass.txt" 2>&1
+st=$?
+cat "$tmp/noclass.txt"
+check "an empty SUBMISSIONS folder fails" [ $st != 0 ]
+check "... saying why" has "$tmp/noclass.txt" 'no student folders'
+check "... and grades no student named *" [ ! -e "$out/*" ]
+
+# 3: a header of chapter 02 that does not compile is named (the exercise's comment wraps)
+mkdir -p "$tmp/sk/02-reduce-scan"
+cp solutions/02-reduce-scan/sklansky8.h "$tmp/sk/02-reduce-scan/"
+sed -i 's/b = rs_affine_then(v\[2\], v\[3\]);/b = rs_affine_then(v[2], v[3])/' "$tmp/sk/02-reduce-scan/sklansky8.h"
+make --no-print-directory grade SUBMISSION="$tmp/sk" CH=02 >"$tmp/sk.txt" 2>&1
+tail -n 6 "$tmp/sk.txt"
+check "sklansky8.h: its exercise says did not compile" \
+  [ "$(grep -cE '^ex02_sklansky .* 0/[0-9] +did not compile: 02-reduce-scan/sklansky8.h:[0-9]+: ' "$tmp/sk.txt")" = 3 ]
+
+# 7: make deps waits for a busy package manager instead of failing at once
+if [ -n "${GRADING_SKIP_APT:-}" ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+  echo "SKIP: apt lock test (needs root and apt-get; GRADING_SKIP_APT unset)"
+else
+  printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <unistd.h>' \
+    'int main(int c, char **v) { struct flock l = {.l_type = F_WRLCK}; int fd = open(v[1], O_RDWR);' \
+    '  if (fd < 0 || fcntl(fd, F_SETLK, &l)) { perror(v[1]); return 1; } puts("locked"); fflush(stdout);' \
+    '  pause(); return 0; }' >"$tmp/hold.c"
+  gcc -o "$tmp/hold" "$tmp/hold.c"
+  lock=/var/lib/dpkg/lock-frontend
+  "$tmp/hold" $lock >"$tmp/hold.out" & h=$!
+  sleep 1; (sleep 6; kill $h) & k=$!
+  t0=$(date +%s)
+  make --no-print-directory deps APT_LOCK_TIMEOUT=120 >"$tmp/deps1.txt" 2>&1
+  st=$? dt=$(( $(date +%s) - t0 ))
+  kill $h 2>/dev/null; wait $k 2>/dev/null
+  check "make deps waited for the lock held 6 s (${dt} s) and then succeeded" eval '[ $st = 0 ] && [ $dt -ge 4 ] && has "$tmp/hold.out" locked'
+  "$tmp/hold" $lock >"$tmp/hold.out" & h=$!
+  sleep 1
+  make --no-print-directory deps APT_LOCK_TIMEOUT=2 >"$tmp/deps2.txt" 2>&1
+  st=$?
+  kill $h 2>/dev/null
+  cat "$tmp/deps2.txt"
+  check "make deps with the lock held past the timeout fails" [ $st != 0 ]
+  check "... with advice that fits (package manager busy)" has "$tmp/deps2.txt" 'package manager is busy'
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
