@@ -124,6 +124,8 @@ all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j
 	@+$(BUILD_IN_PARALLEL) programs
 programs: $(PROGRAMS)
 	@:
+# `make all testbin`: one after the other (two parallel sub-makes would race on the libraries)
+testbin: $(if $(filter all,$(MAKECMDGOALS)),| all)
 testbin: # build the test program (build/IMPL/bin/tests[_NN]), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) test-program
 test-program: $(TEST_BIN)
@@ -134,7 +136,7 @@ test: testbin ## run the Criterion suites (GPU tests skip with a reason when the
 	KIT_RESULTS=$(RESULTS) $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB)
-	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) KIT_BIG_ONLY=1 $(TEST_BIN) --jobs $(JOBS) --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
+	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) KIT_BIG_ONLY=1 $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
 grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students
 ifneq ($(SUBMISSIONS),)

@@ -502,22 +502,25 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
     }
 }
 
-/* Estimated ms of one whole run of step i at full size, from a run on the first 2^20
- * elements (the problem's buffers hold the full size, so a prefix is valid). */
+/* Estimated ms of one whole run of step i at full size, from a warm run on a prefix of
+ * n / 64 elements (at least 2^20; the problem's buffers hold the full size, so a prefix is
+ * valid): large enough that launch overhead and a yardstick's first-call host work do not
+ * dominate the extrapolation. */
 static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
 {
-    const size_t m = (size_t)1 << 20;
     const kit_shape full = c->sh;
+    size_t m = full.n / 64;
     launch_arg la;
     kit_timing t;
     cudaError_t e;
     *ms = 0;
+    if (m < ((size_t)1 << 20)) m = (size_t)1 << 20;
     if (full.n <= m) return cudaSuccess;
     c->sh.n = m;
     la.c = c;
     la.step = i;
     la.ph = 0;
-    e = kit_time_gpu(launch_whole, &la, s, 0, 1, &t);
+    e = kit_time_gpu(launch_whole, &la, s, 1, 1, &t);
     c->sh = full;
     KIT_TRY(e);
     *ms = t.ms_median * (double)full.n / (double)m;

@@ -172,7 +172,8 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
                                                   need >> 20, freeb >> 20);
         {   /* one at a time: each needs several times its device bytes of host memory */
             const int fd = open("/tmp/kit-contract-big.lock", O_RDWR | O_CREAT, 0666);
-            if (fd >= 0) lockf(fd, F_LOCK, 0);
+            if (fd >= 0 && lockf(fd, F_LOCK, 0) != 0) { /* no lock: run anyway */
+            }
             contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
             if (fd >= 0) close(fd);
         }

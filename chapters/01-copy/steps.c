@@ -156,7 +156,7 @@ static void map_reference(const kit_problem *P, kit_host *h, const kit_shape *sh
 
 static const kit_problem map_problem = {
     "map", map_bufs, 4, kit_pattern_inputs, KIT_PATTERN_COUNT, NULL, 0, "elements", NULL,
-    {NULL}, 0xFFFFFFFFu, map_fill_inputs, map_reference, NULL, NULL, 0, NULL,
+    {NULL}, 0, map_fill_inputs, map_reference, NULL, NULL, 0, NULL,
 };
 
 static void map_step_reference(const kit_ladder *L, size_t i, kit_host *h, const kit_shape *sh)
