@@ -105,15 +105,9 @@ static void probe_expect(const ballot_probe *p, kit_host *h, size_t n)
                      (const uint32_t *)h->buf[2], (uint32_t *)h->buf[3], n);
 }
 
-/* the problem's reference is that of its arg (the first probe); each probe has its own */
-static void probe_reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
-{
-    probe_expect((const ballot_probe *)P->arg, h, sh->n);
-}
-
 const kit_problem ballot_probe_problem = {
     "probes", probe_bufs, 4, ballot_probe_inputs, BALLOT_PROBE_NINPUTS, NULL, 0, "elements",
-    NULL, {NULL}, 0, ballot_fill_probe, probe_reference, NULL, NULL, 0, &ballot_probes[0],
+    NULL, {NULL}, 0, ballot_fill_probe, NULL, NULL, NULL, 0, &ballot_probes[0],
 };
 
 static const kit_step_info *probe_info(const kit_ladder *L, size_t i)
@@ -167,15 +161,9 @@ static void sort_expect(const ballot_probe *p, kit_host *h, size_t n)
     ballot_cpu_probe(p, NULL, NULL, (const uint32_t *)h->buf[0], (uint32_t *)h->buf[1], n);
 }
 
-/* the problem's reference: tiles of its arg's block size; each variant has its own */
-static void sort_reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
-{
-    sort_expect((const ballot_probe *)P->arg, h, sh->n);
-}
-
 const kit_problem ballot_sort_problem = {
     "block-sort", sort_bufs, 2, kit_pattern_inputs, KIT_PATTERN_COUNT, NULL, 0, "keys", NULL,
-    {NULL}, 0, kit_fill_patterns, sort_reference, NULL, NULL, 0, &ballot_sort_variants[0],
+    {NULL}, 0, kit_fill_patterns, NULL, NULL, NULL, 0, &ballot_sort_variants[0],
 };
 
 static void sort_step_reference(const kit_ladder *L, size_t i, kit_host *want, const kit_shape *sh)
@@ -247,12 +235,6 @@ static void micro_expect(const ballot_micro *m, kit_host *h, const kit_shape *sh
     for (j = 0; j < words; j++) out[j] = acc[j % (size_t)m->tbs];
 }
 
-/* the problem's reference is that of its arg (the table's first variant) */
-static void micro_reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
-{
-    micro_expect((const ballot_micro *)P->arg, h, sh);
-}
-
 static void micro_step_reference(const kit_ladder *L, size_t i, kit_host *want, const kit_shape *sh)
 {
     micro_expect(&((const ballot_micro *)L->table)[i], want, sh);
@@ -260,7 +242,7 @@ static void micro_step_reference(const kit_ladder *L, size_t i, kit_host *want, 
 
 #define MICRO_PROBLEM(NAME, BUFS, TBS, FIRST)                                                   \
     {NAME, BUFS, 2, kit_pattern_inputs, KIT_PATTERN_COUNT, NULL, 0, "calls", NULL, {NULL},     \
-     MAX_GRID * (TBS) * BALLOT_ITER, kit_fill_patterns, micro_reference, NULL, NULL, 0, FIRST}
+     MAX_GRID * (TBS) * BALLOT_ITER, kit_fill_patterns, NULL, NULL, NULL, 0, FIRST}
 
 const kit_problem ballot_mreduce_problem =
     MICRO_PROBLEM("block-reduce-1bit", micro_bufs_512, 512, &ballot_mreduce_variants[0]);
