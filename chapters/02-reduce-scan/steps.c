@@ -1,6 +1,7 @@
 /* steps.c - chapter 02's step tables (the only lists of its two ladders), the problems
  * they solve (one per element type and scan mode) and the ladders the harness drives:
  * the main ones, the other types and modes, and the tuning tables. */
+#include <limits.h>
 #include <stdio.h>
 
 #include "reduce_scan.h"
@@ -8,41 +9,46 @@
 #define F(x) "chapters/02-reduce-scan/" x
 #define X(x) "$(IMPL)/02-reduce-scan/" x
 
-#define REDUCE_STEP(id, name, param, what, file, exercise)                                    \
-    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe},                    \
+/* PER_BLOCK: elements per block of a step whose grid covers the input once (r0-r4, s0-s2):
+ * past PER_BLOCK * INT_MAX elements the grid would exceed 2^31 - 1 blocks, and the step
+ * refuses n before any launch; 0: no limit but memory */
+#define REDUCE_STEP(id, name, param, what, file, exercise, PER_BLOCK)                         \
+    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0,                  \
+      (size_t)(PER_BLOCK) * INT_MAX},                                                          \
      rs_##id##_scratch, rs_##id##_u32, rs_##id##_f32}
-#define SCAN_STEP(id, name, param, what, file, exercise)                                      \
-    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe},                    \
+#define SCAN_STEP(id, name, param, what, file, exercise, PER_BLOCK)                           \
+    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0,                  \
+      (size_t)(PER_BLOCK) * INT_MAX},                                                          \
      rs_##id##_scratch, rs_##id##_u32, rs_##id##_affine}
 
 const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS] = {
     REDUCE_STEP(r0, "r0_interleaved", "tbs=256 1/thread",
                 "interleaved addressing: threads tid % 2s == 0 add a neighbour (divergent warps)",
-                F("r0_interleaved.cu"), NULL),
+                F("r0_interleaved.cu"), NULL, 256),
     REDUCE_STEP(r1, "r1_strided", "tbs=256 1/thread",
                 "index 2*s*tid: whole warps idle, no divergence, but bank conflicts",
-                F("r1_strided.cu"), NULL),
+                F("r1_strided.cu"), NULL, 256),
     REDUCE_STEP(r2, "r2_sequential", "tbs=256 1/thread",
                 "sequential addressing: fold the upper half onto the lower, conflict-free",
-                F("r2_sequential.cu"), NULL),
+                F("r2_sequential.cu"), NULL, 256),
     REDUCE_STEP(r3, "r3_first_add", "tbs=256 2/thread",
                 "first add during load: two elements per thread, half the blocks",
-                F("r3_first_add.cu"), NULL),
+                F("r3_first_add.cu"), NULL, 512),
     REDUCE_STEP(r4, "r4_warp_unroll", "tbs=256 2/thread",
                 "last warp unrolled with __syncwarp, tree unrolled at compile time",
-                F("r4_warp_unroll.cu"), NULL),
+                F("r4_warp_unroll.cu"), NULL, 512),
     REDUCE_STEP(r5, "r5_many_items", "tbs=256 grid=SMs*resident",
                 "many elements per thread: a resident grid strides over the input, two passes",
-                F("r5_many_items.cu"), NULL),
+                F("r5_many_items.cu"), NULL, 0),
     REDUCE_STEP(r6, "r6_warp_shuffle", "tbs=256 grid=SMs*resident",
                 "block reduce with warp shuffles: no shared-memory tree, one barrier",
-                X("r6_warp_shuffle.cu"), "ex02_warp_reduce"),
+                X("r6_warp_shuffle.cu"), "ex02_warp_reduce", 0),
     REDUCE_STEP(r7, "r7_row_dask", "nWarps=3 nWork=8 bc=pad",
                 "Brown's Run-Reduce on the Row DASk: order kept (runs in registers), 2 kernels",
-                F("r7_row_dask.cu"), NULL),
+                F("r7_row_dask.cu"), NULL, 0),
     REDUCE_STEP(r8, "r8_hopper", "tbs=256 unroll=4 (16-byte loads)",
                 "one pass: 16-byte loads, resident grid, last block adds the partials",
-                F("r8_hopper.cu"), NULL),
+                F("r8_hopper.cu"), NULL, 0),
     {{"cub_reduce", "cub::DeviceReduce::Sum", "yardstick: CUB DeviceReduce::Sum",
       "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      rs_yard_cub_reduce_scratch, rs_yard_cub_reduce_u32, rs_yard_cub_reduce_f32},
@@ -51,19 +57,19 @@ const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS] = {
 const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS] = {
     SCAN_STEP(s0, "s0_hillis_steele", "tbs=512 1/thread",
               "Hillis-Steele block scan in shared memory, scan-then-fan across blocks (4n)",
-              F("s0_hillis_steele.cu"), NULL),
+              F("s0_hillis_steele.cu"), NULL, 512),
     SCAN_STEP(s1, "s1_blelloch", "tbs=256 2/thread",
               "Blelloch up-sweep/down-sweep block scan (work-efficient), scan-then-fan",
-              F("s1_blelloch.cu"), NULL),
+              F("s1_blelloch.cu"), NULL, 512),
     SCAN_STEP(s2, "s2_warp_scan", "tbs=256 4/thread",
               "runs in registers + warp-shuffle block scan, scan-then-fan",
-              X("s2_warp_scan.cu"), "ex02_block_scan"),
+              X("s2_warp_scan.cu"), "ex02_block_scan", 1024),
     SCAN_STEP(s3, "s3_row_dask", "nWarps=5 nWork=4 bc=pad",
               "Brown's Reduce-then-Scan on the Row DASk: 3n traffic, 3 kernels",
-              F("s3_row_dask.cu"), NULL),
+              F("s3_row_dask.cu"), NULL, 0),
     SCAN_STEP(s4, "s4_lookback", "tbs=128 items=64 load=transpose delay=0",
               "single pass with decoupled look-back: 2n traffic, 16-byte accesses",
-              F("s4_lookback.cu"), NULL),
+              F("s4_lookback.cu"), NULL, 0),
     {{"cub_scan", "cub::DeviceScan", "yardstick: CUB DeviceScan (ExclusiveSum, InclusiveSum, *Scan)",
       "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      rs_yard_cub_scan_scratch, rs_yard_cub_scan_u32, rs_yard_cub_scan_affine},
