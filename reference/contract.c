@@ -10,9 +10,6 @@
 
 #define CGUARD 512 /* bytes of guard before and after every buffer and after the scratch */
 
-int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
-                        const kit_shape *sh, unsigned flags, char *msg, size_t len);
-
 typedef struct cbuf {
     unsigned char *base; /* device allocation: guard | payload | guard */
     size_t off;          /* payload offset from base */

@@ -343,7 +343,6 @@ typedef struct kit_ctx kit_ctx;
 cudaError_t kit_ctx_new(const kit_ladder *L, const kit_shape *sh, const kit_input *in,
                         uint64_t seed, int rot, kit_ctx **out);
 void kit_ctx_free(kit_ctx *c);
-const kit_shape *kit_ctx_shape(const kit_ctx *c);
 kit_host *kit_ctx_inputs(kit_ctx *c);      /* host inputs (outputs: scratch space) */
 const kit_host *kit_ctx_want(const kit_ctx *c);
 /* Make c serve ladder L (same problem): grows the scratch to L's largest need. */
@@ -353,8 +352,12 @@ cudaError_t kit_ctx_use(kit_ctx *c, const kit_ladder *L);
 cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
 /* Enqueue phase ph of step i on rotation rep % rot (no checks). */
 cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s);
-/* Run CPU baseline v once on the host inputs. */
+/* Run CPU baseline v once on the host inputs; time it (at most reps runs or max_s seconds). */
 void kit_ctx_cpu(kit_ctx *c, int v);
+void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t);
+/* The problem's compare() (or byte equality of every output) on what a step wrote. */
+int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
+                        const kit_shape *sh, unsigned flags, char *msg, size_t len);
 
 /* Set up, check step i once on (shape, input, seed), tear down. */
 cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh,
@@ -364,9 +367,6 @@ cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup,
                                kit_timing *t /* [nphases] */, int *ok, char *msg, size_t len);
 /* How many input copies to rotate through so that timing sees DRAM, not L2. */
 int kit_rotations(double bytes_per_run);
-/* Resident blocks per SM of a step's main kernel (occupancy API, from its
- * describe()), or 0 when it has none or the query fails (no error left). */
-int kit_step_blocks_per_sm(const kit_step_info *s);
 
 /* ---------------------------------------------------------- contract */
 
@@ -414,9 +414,7 @@ typedef struct kit_bench {
     const char *inputs;   /* --input a,b: overrides the experiments' inputs (NULL: theirs) */
     const char *axes;     /* --AXIS value pairs as "name=value ...", applied to every shape */
     kit_ctx *cache;       /* the last context, reused while problem, shape and input match */
-    /* the last rows' throughput per step (for summaries), set by kit_ladder_point */
-    double last_gbps[1024], last_rate[1024];
-} kit_bench;
+    } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */
 #define KIT_CSV_HEADER                                                                     \
@@ -448,13 +446,10 @@ kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n);
  * problem's first; --input overrides), into the open CSV. */
 cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi,
                              const char *inputs, int with_cpu, size_t cpu_max_n);
-/* Time and verify every step of L at shape sh on one input (for tuning tables); each
- * step's GB/s and items/s (0: failed or skipped) land in b->last_gbps/last_rate. */
+/* Time and verify every step of L at shape sh on one input (NULL: the problem's first;
+ * --input narrows), into the open CSV (for tuning tables). */
 cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
                              const char *input);
-/* Time the CPU baselines of L's problem at shape sh on one input into the open CSV. */
-cudaError_t kit_ladder_cpu_rows(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
-                                const char *input);
 
 /* ------------------------------------------------------------- chapters */
 

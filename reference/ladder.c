@@ -128,7 +128,6 @@ struct kit_ctx {
     int want_is_step;             /* want holds a per-step reference (L->reference) */
 };
 
-const kit_shape *kit_ctx_shape(const kit_ctx *c) { return &c->sh; }
 kit_host *kit_ctx_inputs(kit_ctx *c) { return &c->got; }
 const kit_host *kit_ctx_want(const kit_ctx *c) { return &c->want; }
 
@@ -269,8 +268,6 @@ static int compare_bytes(const void *got, const void *want, size_t bytes, size_t
 }
 
 int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
-                        const kit_shape *sh, unsigned flags, char *msg, size_t len);
-int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
                         const kit_shape *sh, unsigned flags, char *msg, size_t len)
 {
     size_t k;
@@ -385,7 +382,9 @@ cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup,
     return cudaSuccess;
 }
 
-int kit_step_blocks_per_sm(const kit_step_info *s)
+/* Resident blocks per SM of a step's main kernel (occupancy API, from its describe()), or 0
+ * when it has none or the query fails (no error left). */
+static int step_blocks_per_sm(const kit_step_info *s)
 {
     kit_kernel_desc d;
     int per_sm = 0;
@@ -464,7 +463,7 @@ static cudaError_t bench_ctx(kit_bench *b, const kit_ladder *L, const kit_shape 
 /* The step's param, with its resident blocks per SM when the experiment asks. */
 static const char *step_param(const kit_bench *b, const kit_step_info *s, char *buf, size_t len)
 {
-    const int per_sm = b->param_occupancy ? kit_step_blocks_per_sm(s) : 0;
+    const int per_sm = b->param_occupancy ? step_blocks_per_sm(s) : 0;
     if (!per_sm) return s->param;
     snprintf(buf, len, "%s blocks/SM=%d", s->param, per_sm);
     return buf;
@@ -527,8 +526,7 @@ static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
     return cudaSuccess;
 }
 
-/* Verify then time steps [0, count) of the context's ladder; throughput per step into
- * b->last_gbps / last_rate.  A CUDA error is written as ERROR; the run goes on unless
+/* Verify then time steps [0, count) of the context's ladder.  A CUDA error is written as ERROR; the run goes on unless
  * the context is lost. */
 static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
 {
@@ -538,10 +536,9 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
     for (i = 0; i < L->count; i++) {
         const kit_step_info *s = L->step(L, i);
         kit_timing t[KIT_MAX_PHASES];
-        int ok = 0, warmup = b->warmup, reps = b->reps, ph;
-        double est = 0, total = 0;
+        int ok = 0, warmup = b->warmup, reps = b->reps;
+        double est = 0;
         cudaError_t e = cudaSuccess;
-        if (i < 1024) b->last_gbps[i] = b->last_rate[i] = 0;
         if (c->sh.n > kit_step_max_n(L, i)) {
             step_rows(b, c, i, NULL, "skipped");
             continue;
@@ -574,11 +571,6 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
                         kit_size_str(c->sh.n, sz, sizeof sz), c->in->name, msg);
         }
         step_rows(b, c, i, t, verified);
-        for (ph = 0; ph < kit_nphases(c->P); ph++) total += t[ph].ms_median;
-        if (ok && !(s->flags & KIT_TIMING_ONLY) && i < 1024 && total > 0) {
-            b->last_gbps[i] = L->bytes(L, i, &c->sh) / (total * 1e6);
-            b->last_rate[i] = items_of(c->P, &c->sh) / (total * 1e-3);
-        }
     }
     return cudaSuccess;
 }
@@ -594,6 +586,14 @@ static void run_cpu(void *a)
     kit_ctx_cpu(x->c, x->v);
 }
 
+void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t)
+{
+    cpu_arg a;
+    a.c = c;
+    a.v = v;
+    kit_time_cpu(run_cpu, &a, reps, max_s, t);
+}
+
 static void cpu_rows(kit_bench *b, kit_ctx *c)
 {
     const kit_problem *P = c->P;
@@ -602,10 +602,7 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
     for (v = 0; v < P->ncpu; v++) {
         kit_timing t;
         kit_row r;
-        cpu_arg a;
-        a.c = c;
-        a.v = (int)v;
-        kit_time_cpu(run_cpu, &a, b->quick ? 2 : 5, 0.5, &t);
+        kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
         snprintf(name, sizeof name, "cpu-%s", P->cpu[v].name);
         snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");
         memset(&r, 0, sizeof r);
@@ -702,18 +699,5 @@ cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, const kit_shape 
     KIT_TRY(bench_ctx(b, L, sh, ins[0], &c));
     KIT_TRY(time_steps(b, c));
     kit_progress_done(b);
-    return cudaSuccess;
-}
-
-cudaError_t kit_ladder_cpu_rows(kit_bench *b, const kit_ladder *L, const kit_shape *sh,
-                                const char *input)
-{
-    const kit_input *ins[1];
-    kit_ctx *c = NULL;
-    const int k = pick_inputs(b, L->P, input, ins, 1);
-    if (k < 0) return cudaErrorInvalidValue;
-    if (k == 0) return cudaSuccess;
-    KIT_TRY(bench_ctx(b, L, sh, ins[0], &c));
-    cpu_rows(b, c);
     return cudaSuccess;
 }
