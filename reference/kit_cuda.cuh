@@ -75,4 +75,30 @@ static inline unsigned kit_align_class(const void *a, const void *b)
     return (unsigned)((uintptr_t)a & 15u) | (unsigned)((uintptr_t)b & 15u) << 4;
 }
 
+/* scratch_bytes(n) of a CUB yardstick must cover every caller's pointers, so it takes the
+ * largest of CUB's size queries over KIT_QUERY_CLASSES pointer classes: class 0 passes NULL,
+ * the others dummy addresses (never dereferenced) skewed from 16-byte alignment.
+ * kit_query_ptr<T>(c, which) is pointer `which` (0: input, 1: output) of class c;
+ * kit_query_max calls query(c, bytes) for every class and keeps the largest answer. */
+#define KIT_QUERY_CLASSES 3
+
+template <class T>
+inline T *kit_query_ptr(int c, int which)
+{
+    static const unsigned skew[KIT_QUERY_CLASSES][2] = {{0, 0}, {1, 2}, {3, 1}};
+    if (c == 0) return NULL;
+    return (T *)(uintptr_t)(65536u * (1u + (unsigned)which) + skew[c][which] * sizeof(T));
+}
+
+template <class Query>
+inline cudaError_t kit_query_max(Query query, size_t &most)
+{
+    for (int c = 0; c < KIT_QUERY_CLASSES; c++) {
+        size_t b = 0;
+        KIT_TRY(query(c, b));
+        if (b > most) most = b;
+    }
+    return cudaSuccess;
+}
+
 #endif

@@ -86,37 +86,22 @@ cudaError_t cub_scan<rs_affine>(void *tmp, size_t &bytes, const rs_affine *in, r
 /* The pointers the size query is asked with: class 0 is NULL, classes 1 and 2
  * put in and out 1..3 elements past a 16-byte boundary (never dereferenced:
  * a query without storage launches nothing). */
-constexpr int QUERY_CLASSES = 3;
-
-template <class T>
-T *query_ptr(int cls, int which)
-{
-    static const unsigned skew[QUERY_CLASSES][2] = {{0, 0}, {1, 2}, {3, 1}};
-    if (cls == 0) return NULL;
-    return (T *)(uintptr_t)(65536u * (1u + (unsigned)which) + skew[cls][which] * sizeof(T));
-}
-
 /* the largest need of one type (and mode) over the pointer classes */
 template <class T>
 cudaError_t reduce_need_max(size_t n, size_t &most)
 {
-    for (int c = 0; c < QUERY_CLASSES; c++) {
-        size_t b = 0;
-        KIT_TRY(cub_sum<T>(NULL, b, query_ptr<T>(c, 0), query_ptr<T>(c, 1), n, 0));
-        if (b > most) most = b;
-    }
-    return cudaSuccess;
+    return kit_query_max([&](int c, size_t &b) {
+        return cub_sum<T>(NULL, b, kit_query_ptr<T>(c, 0), kit_query_ptr<T>(c, 1), n, 0);
+    }, most);
 }
 
 template <class T>
 cudaError_t scan_need_max(size_t n, size_t &most)
 {
     for (int excl = 0; excl < 2; excl++)
-        for (int c = 0; c < QUERY_CLASSES; c++) {
-            size_t b = 0;
-            KIT_TRY(cub_scan<T>(NULL, b, query_ptr<T>(c, 0), query_ptr<T>(c, 1), n, excl, 0));
-            if (b > most) most = b;
-        }
+        KIT_TRY(kit_query_max([&](int c, size_t &b) {
+            return cub_scan<T>(NULL, b, kit_query_ptr<T>(c, 0), kit_query_ptr<T>(c, 1), n, excl, 0);
+        }, most));
     return cudaSuccess;
 }
 

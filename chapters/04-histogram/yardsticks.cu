@@ -37,20 +37,13 @@ static inline bool yard_too_big(size_t n)
     return (uint64_t)n > 0xFFFFFFFFull;
 }
 
-/* the size query's largest answer over sample pointers NULL, +1, +3, +6 bytes */
+/* the size query's largest answer over the pointer classes (kit_query_max) */
 static cudaError_t hist_allotment(size_t n, size_t &bytes)
 {
-    static const unsigned skew[4] = {0, 1, 3, 6};
-    size_t most = 0;
-    for (int c = 0; c < 4; c++) {
-        const uint8_t *in = c ? (const uint8_t *)(uintptr_t)(65536u + skew[c]) : NULL;
-        uint32_t *bins = c ? (uint32_t *)(uintptr_t)(131072u + 4u * skew[c]) : NULL;
-        size_t b = 0;
-        KIT_TRY(cub_hist(NULL, b, in, n, bins, 0));
-        if (b > most) most = b;
-    }
-    bytes = most;
-    return cudaSuccess;
+    bytes = 0;
+    return kit_query_max([&](int c, size_t &b) {
+        return cub_hist(NULL, b, kit_query_ptr<const uint8_t>(c, 0), n, kit_query_ptr<uint32_t>(c, 1), 0);
+    }, bytes);
 }
 
 extern "C" size_t hist_yard_cub_scratch(size_t n)

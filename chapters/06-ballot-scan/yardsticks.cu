@@ -27,20 +27,13 @@ static cudaError_t cub_offsets(void *tmp, size_t &bytes, const uint8_t *flags, u
                                           (uint32_t)0, (long long)n, s);
 }
 
-/* the size query's largest answer over flags NULL, +1, +3 bytes and offsets NULL, +1, +2 words */
+/* the size query's largest answer over the pointer classes (kit_query_max) */
 static cudaError_t cub_allotment(size_t n, size_t &bytes)
 {
-    static const unsigned skew[3][2] = {{0, 0}, {1, 1}, {3, 2}};
-    size_t most = 0;
-    for (int c = 0; c < 3; c++) {
-        const uint8_t *f = c ? (const uint8_t *)(uintptr_t)(65536u + skew[c][0]) : NULL;
-        uint32_t *o = c ? (uint32_t *)(uintptr_t)(131072u + 4u * skew[c][1]) : NULL;
-        size_t b = 0;
-        KIT_TRY(cub_offsets(NULL, b, f, o, n, 0));
-        if (b > most) most = b;
-    }
-    bytes = most;
-    return cudaSuccess;
+    bytes = 0;
+    return kit_query_max([&](int c, size_t &b) {
+        return cub_offsets(NULL, b, kit_query_ptr<const uint8_t>(c, 0), kit_query_ptr<uint32_t>(c, 1), n, 0);
+    }, bytes);
 }
 
 extern "C" size_t ballot_yard_cub_scratch(size_t n)
