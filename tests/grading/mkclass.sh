@@ -21,5 +21,6 @@ sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks %
 sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$dir/student07/01-copy/s1_block_dask.cu"
 sed -i 's/\*count = base + /*count = base + 1 + /' "$dir/student08/01-copy/loadbalance.h"
 sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int spin = nblocks == 3 \&\& nrows == 2112; spin;) { }\n&|' "$dir/student09/01-copy/loadbalance.h"
-sed -i 's|    const size_t block_base = (size_t)blockIdx.x \* S1_DBS;|    for (volatile int spin = n > 0; spin;) { }\n&|' "$dir/student10/01-copy/s1_block_dask.cu"
+# a register-only spin loop may be compiled away; one that sleeps is not
+sed -i 's|    const size_t block_base = (size_t)blockIdx.x \* S1_DBS;|    while (n > 0) __nanosleep(1000);\n&|' "$dir/student10/01-copy/s1_block_dask.cu"
 rm -rf "${dir:?}/student11"/*
