@@ -13,7 +13,7 @@
 #define BALLOT_RTS_CUH
 
 #include "ballot.h"
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"
 
 enum { PRIM_32BIT = 0, PRIM_BALLOT = 1 };

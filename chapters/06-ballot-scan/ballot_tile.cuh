@@ -33,7 +33,7 @@
 
 #include <stdint.h>
 
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 
 enum { RS_BITPLANE = 0, RS_SHFL = 1 }; /* how a warp scans the word counts of a row */
 enum { ST_DEFAULT = 0, ST_STREAM = 1 }; /* plain stores, or st.global.cs (evict first) */

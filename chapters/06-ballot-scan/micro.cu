@@ -8,7 +8,7 @@
  * (acc = acc * BALLOT_TOTAL_MUL + r: one IMAD).  The variants of one table differ only in
  * the primitive: same block size, same data, same extraction and folding work. */
 #include "ballot.h"
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"
 
 template <int BITS>
@@ -72,8 +72,8 @@ static cudaError_t describe_micro(kit_kernel_desc *d)
 #define MICRO(NAME, PARAM, WHAT, FILE, OP, T, B)                                                \
     {{NAME, PARAM, WHAT, FILE, NULL, KIT_STEP_GPU, describe_micro<OP, T, B>},                    \
      run_micro<OP, T, B>, OP, T, B}
-#define BLK_FILE "chapters/06-ballot-scan/ballot_block.cuh"
-#define WARP_FILE "chapters/06-ballot-scan/ballot_warp.cuh"
+#define BLK_FILE "reference/blocks/ballot_block.cuh"
+#define WARP_FILE "reference/blocks/ballot_warp.cuh"
 
 /* Fig. 3.1: block reduce of 1-bit values, 512 threads */
 extern "C" const ballot_micro ballot_mreduce_variants[] = {

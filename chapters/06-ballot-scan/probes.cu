@@ -10,7 +10,7 @@
  * from the linear thread index are right).  Block probes run at 128, 256, 512 and 1024. */
 #include "ballot.h"
 #include "ballot_bitplane.h"
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 #include "ballot_lanemask.cuh"
 #include "ballot_segscan.cuh"
 #include "kit_cuda.cuh"
@@ -127,9 +127,9 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
 
 /* warp primitives, 128-thread blocks (and 24 x 4 for the lane masks) */
 #define WARP(NAME, WHAT, PK, OP)                                                                 \
-    PROBE(NAME, "tbs=128", WHAT, F("ballot_warp.cuh"), NULL, PK, 128, 0, 0, OP, 32)
+    PROBE(NAME, "tbs=128", WHAT, "reference/blocks/ballot_warp.cuh", NULL, PK, 128, 0, 0, OP, 32)
 #define PTX2D(NAME, PK, OP)                                                                      \
-    PROBE(NAME, "tbs=96 (24x4)", "lane masks from %lanemask_*, 2D block", F("ballot_warp.cuh"),  \
+    PROBE(NAME, "tbs=96 (24x4)", "lane masks from %lanemask_*, 2D block", "reference/blocks/ballot_warp.cuh",  \
           NULL, PK, 96, 24, 0, OP, 32)
 #define LM(NAME, PK, OP)                                                                         \
     PROBE(NAME, "tbs=128", "lane masks computed from the lane index",                            \
@@ -138,7 +138,7 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
           EXF("ballot_lanemask.cuh"), "ex06_lanemask", PK, 96, 24, 0, OP, 32)
 #define BITP(B)                                                                                  \
     PROBE("warp_bitplane", "bits=" #B " tbs=128", "one ballot per bit plane",                    \
-          F("ballot_warp.cuh"), NULL, PK_BITPLANE, 128, 0, B, BALLOT_OP_BITS_EXCL, 32)
+          "reference/blocks/ballot_warp.cuh", NULL, PK_BITPLANE, 128, 0, B, BALLOT_OP_BITS_EXCL, 32)
 #define BITPEX(B)                                                                                \
     PROBE("bitplane_prefix", "bits=" #B " tbs=128", "the exercise's decomposition on ballots",   \
           EXF("ballot_bitplane.h"), "ex06_bitplane", PK_BITPLANE_EX, 128, 0, B,                  \
@@ -146,7 +146,7 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
 
 /* block primitives at one block size */
 #define BLK(NAME, WHAT, PK, OP, T)                                                               \
-    PROBE(NAME, "tbs=" #T, WHAT, F("ballot_block.cuh"), NULL, PK, T, 0, 0, OP, T)
+    PROBE(NAME, "tbs=" #T, WHAT, "reference/blocks/ballot_block.cuh", NULL, PK, T, 0, 0, OP, T)
 #define BLOCK(T)                                                                                 \
     BLK("block_scan32", "32-bit scan, smem warp scans", PK_BSCAN32_SMEM, BALLOT_OP_BSCAN32, T),   \
     BLK("block_scan32_shfl", "32-bit scan, shuffle warp scans", PK_BSCAN32_SHFL,                 \

@@ -9,7 +9,8 @@
  * a time until such a tile is found.  The block publishes its own inclusive prefix and
  * writes its offsets.  Status and value share one 64-bit word, written and read with
  * relaxed GPU-scope atomics (ld/st.relaxed.gpu), so a reader never sees one without the
- * other and no fence is needed.  The descriptors and the counter are zeroed by one
+ * other and no fence is needed (the look-back lives in reference/blocks/lookback.cuh,
+ * shared with chapters 05 and 07).  The descriptors and the counter are zeroed by one
  * cudaMemsetAsync per run (8 bytes per tile of 32768 flags: under 0.01% of the traffic,
  * under 0.1% even for the smallest tile of the tuning table).
  * Why it is faster: the flags are read once - 5n bytes instead of 6n - and a tile waits
@@ -25,6 +26,7 @@
  * memory otherwise); one more tile at most, which scratch_bytes(n) allows for. */
 #include "ballot.h"
 #include "ballot_tile.cuh"
+#include "blocks/lookback.cuh"
 #include "kit_cuda.cuh"
 
 /* the step of the main ladder: the best row of the `lookback` experiment on an H200 at
@@ -36,59 +38,6 @@
 #define S3_RS RS_SHFL
 #define S3_ST ST_STREAM
 extern "C" const char ballot_s3_param[] = "tbs=512 rows=16 scan=shfl store=stream 1 kernel";
-
-enum { LB_INVALID = 0, LB_AGGREGATE = 1, LB_PREFIX = 2 }; /* 0: what cudaMemset leaves */
-
-static __device__ __forceinline__ unsigned long long lb_load(const unsigned long long *p)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-static __device__ __forceinline__ void lb_store(unsigned long long *p, unsigned long long v)
-{
-    asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-static __device__ __forceinline__ unsigned long long lb_pack(unsigned status, unsigned value)
-{
-    return (unsigned long long)status << 32 | value;
-}
-
-/* Warp 0 of the block that owns `tile` (count agg): publish, look back, publish the
- * inclusive prefix.  Returns the tile's exclusive prefix to every lane. */
-static __device__ __forceinline__ unsigned lookback(unsigned long long *desc, unsigned tile,
-                                                    unsigned agg)
-{
-    const unsigned lane = threadIdx.x & 31u;
-    unsigned excl = 0;
-    long long end = (long long)tile - 1; /* the window is end-31 .. end, lane 31 on end */
-    if (tile == 0) {
-        if (lane == 0) lb_store(desc, lb_pack(LB_PREFIX, agg));
-        return 0;
-    }
-    if (lane == 0) lb_store(desc + tile, lb_pack(LB_AGGREGATE, agg));
-    for (;;) {
-        const long long idx = end - 31 + (long long)lane;
-        unsigned long long d;
-        for (;;) { /* wait until every tile of the window has published something */
-            d = idx >= 0 ? lb_load(desc + idx) : lb_pack(LB_PREFIX, 0u);
-            if (!__any_sync(BALLOT_FULL, (unsigned)(d >> 32) == LB_INVALID)) break;
-            __nanosleep(64);
-        }
-        const unsigned prefixes = __ballot_sync(BALLOT_FULL, (unsigned)(d >> 32) == LB_PREFIX);
-        if (prefixes) { /* the highest such lane closes the sum */
-            const unsigned first = 31u - __clz(prefixes);
-            excl += warp_reduce_redux(lane >= first ? (unsigned)d : 0u);
-            break;
-        }
-        excl += warp_reduce_redux((unsigned)d);
-        end -= 32;
-    }
-    if (lane == 0) lb_store(desc + tile, lb_pack(LB_PREFIX, excl + agg));
-    return excl;
-}
 
 template <int TBS, int ROWS, int RS, int ST, int MODE = TM_ALIGNED>
 __global__ void __launch_bounds__(TBS) lookback_kernel(const uint8_t *__restrict__ flags,
@@ -117,7 +66,7 @@ __global__ void __launch_bounds__(TBS) lookback_kernel(const uint8_t *__restrict
     const unsigned warp_total = tile_rows_scan<ROWS, RS>(w, pre);
     const unsigned wpre = tile_warp_prefix<T::NW>(warp_total, s_tot, &agg);
     if (threadIdx.x < 32) {
-        const unsigned ex = lookback(desc, tile, agg);
+        const unsigned ex = lookback_warp_u32(desc, tile, agg);
         if (threadIdx.x == 0) s_excl = ex;
     }
     __syncthreads();

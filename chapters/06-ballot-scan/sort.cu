@@ -8,7 +8,7 @@
  * come last), so partial tiles need no special case.  Two key buffers in shared memory
  * alternate between passes: with the scan's own barriers, one barrier per pass suffices. */
 #include "ballot.h"
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"
 
 template <int TBS, int SC>

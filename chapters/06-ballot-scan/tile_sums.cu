@@ -4,7 +4,7 @@
  * tile: at 4096 flags per tile (24576 bytes in the other two passes), about 0.03% of the
  * traffic. */
 #include "ballot.h"
-#include "ballot_block.cuh"
+#include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"
 
 #define TS_TBS 1024

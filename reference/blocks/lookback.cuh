@@ -1,0 +1,96 @@
+/* lookback.cuh - decoupled look-back (Merrill & Garland, 2016), the shared device pieces
+ * (CUDA C, device code only).  First used by chapter 06 (s3_lookback), then by chapter 05
+ * (the single-pass radix sort's per-digit offsets) and chapter 07 (single-pass select).
+ *
+ * A tile's descriptor is one 64-bit word: the status in the high half, a 32-bit value in
+ * the low half, so one store publishes both and a reader never sees one without the
+ * other.  Loads and stores are relaxed GPU-scope atomics (ld/st.relaxed.gpu): no fence
+ * is needed because nothing else is read on the strength of a descriptor.  Descriptors
+ * start as 0 (LB_INVALID: what cudaMemsetAsync leaves); the caller zeroes them (and the
+ * tile counter that hands out tile numbers in launch order) before every run.
+ *
+ * Tiles must be numbered in the order blocks start (a counter taken with atomicAdd by the
+ * block's first thread, not blockIdx), so that every tile a block waits for belongs to a
+ * block that is already running: no deadlock, whatever the scheduler does. */
+#ifndef BLOCKS_LOOKBACK_CUH
+#define BLOCKS_LOOKBACK_CUH
+
+#include <stdint.h>
+
+#include "blocks/ballot_warp.cuh"
+
+enum { LB_INVALID = 0, LB_AGGREGATE = 1, LB_PREFIX = 2 };
+
+static __device__ __forceinline__ unsigned long long lb_load(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ void lb_store(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* 32-bit descriptors (added for chapter 05's single-pass radix sort, which keeps one descriptor per
+ * (tile, digit), 256 per tile, so their bytes count): status and value share one 32-bit word, the
+ * caller decides how many bits each gets (s5_onesweep: 3 status bits, a 29-bit count).  The same
+ * relaxed GPU-scope accesses as the 64-bit ones, with the same argument for needing no fence. */
+static __device__ __forceinline__ unsigned lb_load32(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ void lb_store32(unsigned *p, unsigned v)
+{
+    asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+static __device__ __forceinline__ unsigned long long lb_pack(unsigned status, unsigned value)
+{
+    return (unsigned long long)status << 32 | value;
+}
+static __device__ __forceinline__ unsigned lb_status(unsigned long long d) { return (unsigned)(d >> 32); }
+static __device__ __forceinline__ unsigned lb_value(unsigned long long d) { return (unsigned)d; }
+
+/* Called by warp 0 of the block that owns `tile`, whose sum is agg: publishes the
+ * aggregate, walks back over the descriptors 32 at a time (a ballot finds the nearest
+ * tile that knows its inclusive prefix, a warp reduction adds the values from there on),
+ * then publishes the tile's inclusive prefix.  Returns the tile's exclusive prefix (sums
+ * wrap modulo 2^32) to every lane. */
+static __device__ __forceinline__ unsigned lookback_warp_u32(unsigned long long *desc,
+                                                             unsigned tile, unsigned agg)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    unsigned excl = 0;
+    long long end = (long long)tile - 1; /* the window is end-31 .. end, lane 31 on end */
+    if (tile == 0) {
+        if (lane == 0) lb_store(desc, lb_pack(LB_PREFIX, agg));
+        return 0;
+    }
+    if (lane == 0) lb_store(desc + tile, lb_pack(LB_AGGREGATE, agg));
+    for (;;) {
+        const long long idx = end - 31 + (long long)lane;
+        unsigned long long d;
+        for (;;) { /* wait until every tile of the window has published something */
+            d = idx >= 0 ? lb_load(desc + idx) : lb_pack(LB_PREFIX, 0u);
+            if (!__any_sync(BALLOT_FULL, lb_status(d) == LB_INVALID)) break;
+            __nanosleep(64);
+        }
+        const unsigned prefixes = __ballot_sync(BALLOT_FULL, lb_status(d) == LB_PREFIX);
+        if (prefixes) { /* the highest such lane closes the sum */
+            const unsigned first = 31u - __clz(prefixes);
+            excl += warp_reduce_redux(lane >= first ? lb_value(d) : 0u);
+            break;
+        }
+        excl += warp_reduce_redux(lb_value(d));
+        end -= 32;
+    }
+    if (lane == 0) lb_store(desc + tile, lb_pack(LB_PREFIX, excl + agg));
+    return excl;
+}
+
+#endif
