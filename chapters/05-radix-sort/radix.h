@@ -1,0 +1,168 @@
+/* radix.h - chapter 05: LSD radix sort, from the 1-bit split to a single-pass sort.
+ *
+ * Every step sorts n keys, or n (key, value) pairs, by bits [begin_bit, end_bit) of the
+ * order-preserving image of the key, and is stable: keys whose bits in that range are
+ * equal keep their input order (and so do their values).  The output keys are the input
+ * keys (their own bit patterns), only reordered.
+ *
+ * Key types and their order (the image is what the digits are cut from):
+ *   RADIX_U32  unsigned 32-bit, image = key
+ *   RADIX_I32  signed 32-bit (two's complement), image = key ^ 0x80000000
+ *   RADIX_F32  IEEE-754 binary32, image = key ^ (sign ? 0xFFFFFFFF : 0x80000000): the order
+ *              of the real numbers, with -0.0 before +0.0 (distinct images), -inf first
+ *              among numbers and +inf last; NaNs by their bits: those with the sign bit set
+ *              before -inf, the others after +inf (CUB's DeviceRadixSort order)
+ *   RADIX_U64  unsigned 64-bit (the 64-bit problem only), image = key
+ * Values are 32-bit words carried with their key.
+ *
+ * The call (every step, the tuning variants and the yardsticks):
+ *   cudaError_t step(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+ *                    uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+ *                    void *scratch, cudaStream_t s);
+ *   size_t scratch_bytes(size_t n, int type, int pairs);
+ * vals_in == NULL: keys only (vals_out ignored).  keys_in and vals_in are left unchanged;
+ * keys_out and vals_out must not overlap the inputs.  Asynchronous on s; no allocation, no
+ * synchronization.
+ *
+ * Contract:
+ *   alignment  keys at any address aligned to the key (4 bytes, 8 for u64), values at any
+ *              4-byte address, independently; scratch 256-byte aligned (as cudaMalloc
+ *              returns it).  Otherwise cudaErrorMisalignedAddress before any launch.
+ *   scratch    scratch_bytes(n, type, pairs) bytes are enough for every bit range and
+ *              pointer alignment; nothing past them is written.
+ *   bits       0 <= begin_bit <= end_bit <= key bits, else cudaErrorInvalidValue;
+ *              begin_bit == end_bit copies the input.  A type the step does not take
+ *              (radix_step.types): cudaErrorInvalidValue.
+ *   size       n = 0 does nothing.  n <= the step's max_n (RADIX_MAX_N unless its table
+ *              entry says less), else cudaErrorInvalidValue before any launch. */
+#ifndef KIT_RADIX_H
+#define KIT_RADIX_H
+
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum radix_key_type { RADIX_U32 = 0, RADIX_I32 = 1, RADIX_F32 = 2, RADIX_U64 = 3 } radix_key_type;
+#define RADIX_NTYPES 4
+#define RADIX_TYPES32 ((1u << RADIX_U32) | (1u << RADIX_I32) | (1u << RADIX_F32))
+#define RADIX_TYPES_ALL (RADIX_TYPES32 | (1u << RADIX_U64))
+
+/* 32-bit digit and tile counts throughout */
+#define RADIX_MAX_N ((size_t)0xFFFFFFFFu)
+
+static inline int radix_key_bytes(int type) { return type == RADIX_U64 ? 8 : 4; }
+static inline int radix_key_bits(int type) { return 8 * radix_key_bytes(type); }
+
+/* the order-preserving images (host side; radix_keys.cuh has the device ones) */
+static inline uint32_t radix_image32(uint32_t k, int type)
+{
+    if (type == RADIX_I32) return k ^ 0x80000000u;
+    if (type == RADIX_F32) return k ^ ((k & 0x80000000u) ? 0xFFFFFFFFu : 0x80000000u);
+    return k;
+}
+static inline uint32_t radix_unimage32(uint32_t t, int type)
+{
+    if (type == RADIX_I32) return t ^ 0x80000000u;
+    if (type == RADIX_F32) return t ^ ((t & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu);
+    return t;
+}
+
+typedef cudaError_t (*radix_sort_fn)(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                     uint32_t *vals_out, size_t n, int type, int begin_bit,
+                                     int end_bit, void *scratch, cudaStream_t s);
+typedef size_t (*radix_scratch_fn)(size_t n, int type, int pairs);
+
+typedef struct radix_step {
+    kit_step_info info;
+    radix_scratch_fn scratch_bytes;
+    radix_sort_fn run;
+    unsigned types;      /* bit t set: takes key type t */
+    int digit_bits;      /* bits per pass (for the tables and the traffic model; 0: n/a) */
+} radix_step;
+
+/* The checks every step makes before any launch (alignment, bit range, type, n). */
+cudaError_t radix_check(const void *keys_in, const void *keys_out, const uint32_t *vals_in,
+                        const uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+                        const void *scratch, unsigned types, size_t max_n);
+
+/* ------------------------------------------------------- CPU baselines */
+
+/* LSD counting sort with `digit_bits`-bit digits (4 or 8: Brown's Fig. 9.1-9.2, corrected),
+ * keys and optional values, stable; tmp_keys / tmp_vals: n elements each (ping-pong). */
+void radix_cpu_lsd(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                   size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
+                   uint32_t *tmp_vals);
+/* what a C programmer would call: qsort over (image bits, input index) records, which makes
+ * it stable; allocates its records. Returns 0, or -1 when out of memory. */
+int radix_cpu_qsort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                    size_t n, int type, int begin_bit, int end_bit);
+
+/* ------------------------------------------------------------- inputs */
+
+/* The named inputs (radix_inputs.c); arg is a radix_input_kind.  Values are the input
+ * index (vals[i] = i), so a stable sort's values are exactly predictable. */
+typedef enum radix_input_kind {
+    RADIX_IN_UNIFORM = 0, /* uniform over all bit patterns */
+    RADIX_IN_RANGE8,      /* uniform in 0..255 (image): one effective digit of 8 bits */
+    RADIX_IN_RANGE16,     /* uniform in 0..65535 (image) */
+    RADIX_IN_IDENTICAL,   /* every key the same */
+    RADIX_IN_SORTED,      /* ascending in the key type's order, with repeats */
+    RADIX_IN_REVERSE,     /* descending */
+    RADIX_IN_LOWENT,      /* AND of three uniform words: bits 1 with probability 1/8 */
+    RADIX_IN_FNORMAL      /* normally distributed floats (for f32; the bit patterns otherwise),
+                             with -0.0, +0.0, +-inf and NaNs of both signs sprinkled in */
+} radix_input_kind;
+#define RADIX_NINPUTS 8
+extern const kit_input radix_inputs[RADIX_NINPUTS];
+
+/* ------------------------------------------------------------ the steps */
+
+#define RADIX_STEP_DECL(NAME)                                                                   \
+    cudaError_t radix_##NAME(const void *keys_in, void *keys_out, const uint32_t *vals_in,      \
+                             uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit, \
+                             void *scratch, cudaStream_t s);                                     \
+    size_t radix_##NAME##_scratch(size_t n, int type, int pairs)
+
+RADIX_STEP_DECL(s0_split1);   /* 1-bit split per bit, ballot block scans */
+RADIX_STEP_DECL(s1_satish);   /* 4-bit: local sort, histograms, scan, scatter */
+RADIX_STEP_DECL(s2_srts);     /* Merrill & Grimshaw: upsweep, top scan, downsweep */
+RADIX_STEP_DECL(s3_rowdask);  /* Brown: CountKeys, ScanRuns, DistributeKeys */
+RADIX_STEP_DECL(s4_match8);   /* 8-bit digits, warp-match ranking, three kernels */
+RADIX_STEP_DECL(s5_onesweep); /* one histogram kernel, then one kernel per pass */
+RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
+RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
+
+cudaError_t radix_s0_describe(kit_kernel_desc *d);
+cudaError_t radix_s1_describe(kit_kernel_desc *d);
+cudaError_t radix_s2_describe(kit_kernel_desc *d);
+cudaError_t radix_s3_describe(kit_kernel_desc *d);
+cudaError_t radix_s4_describe(kit_kernel_desc *d);
+cudaError_t radix_s5_describe(kit_kernel_desc *d);
+extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[];
+
+/* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
+ * bits and tile shapes */
+#define RADIX_SRTS_NVARIANTS 5
+#define RADIX_ROWDASK_NVARIANTS 12
+#define RADIX_ONESWEEP_NVARIANTS 8
+extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
+extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
+extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
+
+#define RADIX_NSTEPS 8
+extern const radix_step radix_steps[RADIX_NSTEPS];
+
+/* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,
+ * begin_bit, end_bit); the ladders over them */
+extern const kit_problem radix_problem32, radix_problem64;
+#define RADIX_NLADDERS 5
+#define RADIX_NMAIN 2 /* the 32-bit and 64-bit ladders come first */
+extern const kit_ladder *const radix_ladders[RADIX_NLADDERS];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,118 @@
+/* radix_keys.cuh - what every chapter-05 step shares: the keys' order-preserving images
+ * on the device, digit extraction, and the host-side plan of the passes (which buffer
+ * each pass reads and writes, scratch carving).
+ *
+ * Buffers always hold the keys' own bit patterns; a pass computes the image of each key
+ * it loads (one or two ALU operations) and cuts the digit from it.  So no pass needs to
+ * undo anything, and the first pass can read the caller's keys_in directly. */
+#ifndef RADIX_KEYS_CUH
+#define RADIX_KEYS_CUH
+
+#include <stdint.h>
+
+#include "kit_cuda.cuh"
+#include "radix.h"
+
+/* ------------------------------------------------------------- device side */
+
+template <int KT>
+struct radix_key_t {
+    typedef uint32_t type;
+};
+template <>
+struct radix_key_t<RADIX_U64> {
+    typedef unsigned long long type;
+};
+
+/* the image of a key of type KT (compile time) */
+template <int KT>
+static __device__ __forceinline__ typename radix_key_t<KT>::type radix_image(typename radix_key_t<KT>::type k)
+{
+    if constexpr (KT == RADIX_I32) return k ^ 0x80000000u;
+    else if constexpr (KT == RADIX_F32) return k ^ ((uint32_t)((int32_t)k >> 31) | 0x80000000u);
+    else return k;
+}
+
+/* digit of key k: bits [shift, shift + bits) of its image */
+template <int KT>
+static __device__ __forceinline__ unsigned radix_digit(typename radix_key_t<KT>::type k, int shift, int bits)
+{
+    return (unsigned)(radix_image<KT>(k) >> shift) & ((1u << bits) - 1u);
+}
+
+/* the same with a run-time type (32-bit keys), for the simple steps */
+static __device__ __forceinline__ uint32_t radix_image_rt(uint32_t k, int type)
+{
+    if (type == RADIX_I32) return k ^ 0x80000000u;
+    if (type == RADIX_F32) return k ^ ((uint32_t)((int32_t)k >> 31) | 0x80000000u);
+    return k;
+}
+
+/* ------------------------------------------------------------- host side */
+
+/* Where each pass reads and writes.  Pass p (0 .. passes-1) covers bits
+ * [begin + p*bits, min(begin + (p+1)*bits, end)); the last pass always writes keys_out
+ * (vals_out): pass 0 reads the caller's input and writes out or alt so that the
+ * alternation ends on out. */
+struct radix_plan {
+    int passes;
+    const void *src_keys[64];
+    void *dst_keys[64];
+    const uint32_t *src_vals[64];
+    uint32_t *dst_vals[64];
+    int shift[64], bits[64];
+};
+
+static inline int radix_npasses(int begin_bit, int end_bit, int digit_bits)
+{
+    return (end_bit - begin_bit + digit_bits - 1) / digit_bits;
+}
+
+static inline void radix_make_plan(radix_plan *pl, const void *keys_in, void *keys_out, void *alt_keys,
+                                   const uint32_t *vals_in, uint32_t *vals_out, uint32_t *alt_vals,
+                                   int begin_bit, int end_bit, int digit_bits)
+{
+    int p;
+    pl->passes = radix_npasses(begin_bit, end_bit, digit_bits);
+    for (p = 0; p < pl->passes; p++) {
+        /* counted from the last pass: it writes out, the one before alt, ... */
+        const int to_out = ((pl->passes - 1 - p) % 2) == 0;
+        pl->dst_keys[p] = to_out ? keys_out : alt_keys;
+        pl->dst_vals[p] = vals_in ? (to_out ? vals_out : alt_vals) : NULL;
+        pl->src_keys[p] = p == 0 ? keys_in : pl->dst_keys[p - 1];
+        pl->src_vals[p] = vals_in ? (p == 0 ? vals_in : pl->dst_vals[p - 1]) : NULL;
+        pl->shift[p] = begin_bit + p * digit_bits;
+        pl->bits[p] = end_bit - pl->shift[p] < digit_bits ? end_bit - pl->shift[p] : digit_bits;
+    }
+}
+
+/* Carving scratch: each piece starts 256-byte aligned (scratch itself is). */
+static inline size_t radix_round256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+struct radix_carve {
+    char *base;
+    size_t used;
+};
+static inline void *radix_take(radix_carve *c, size_t bytes)
+{
+    void *p = c->base ? c->base + c->used : NULL;
+    c->used += radix_round256(bytes);
+    return p;
+}
+
+/* The alternate key and value buffers every multi-pass step needs (n keys, n values). */
+static inline size_t radix_alt_bytes(size_t n, int type, int pairs)
+{
+    return radix_round256(n * (size_t)radix_key_bytes(type)) + (pairs ? radix_round256(n * 4) : 0);
+}
+
+/* begin == end (or the plan has no pass): the output is the input */
+static inline cudaError_t radix_copy_through(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                             uint32_t *vals_out, size_t n, int type, cudaStream_t s)
+{
+    KIT_TRY(cudaMemcpyAsync(keys_out, keys_in, n * (size_t)radix_key_bytes(type), cudaMemcpyDeviceToDevice, s));
+    if (vals_in) KIT_TRY(cudaMemcpyAsync(vals_out, vals_in, n * 4, cudaMemcpyDeviceToDevice, s));
+    return cudaSuccess;
+}
+
+#endif

@@ -1,0 +1,235 @@
+/* radix_rank.cuh - chapter 05's tile machinery, shared by s4_match8 and s5_onesweep (device code only).
+ *
+ * A tile is TBS threads x KPT keys.  The pieces, in the order a pass uses them:
+ *   rk_load          warp-striped loads: item i of lane l of warp w is key w*KPT*32 + i*32 + l of the
+ *                    tile, so every load instruction reads 32 consecutive keys (coalesced, scalar: any
+ *                    element-aligned address) and each warp owns one contiguous segment of the tile.
+ *                    A partial tile is padded with the type's largest key (image all ones: its digit
+ *                    is the largest of every pass, so the pads rank after every real key of the tile).
+ *   rk_peers         the lanes whose digit equals mine: __match_any_sync, or DBITS ballots (one per
+ *                    bit, complemented where my bit is 0, ANDed): the same mask, other instructions.
+ *   rk_rank_item     one item: rank = the warp's counter for the digit before the item + the peers in
+ *                    lower lanes; the highest peer adds the number of peers (one shared atomic per
+ *                    distinct digit per item).  Items in order, lanes in order: the (item, lane)
+ *                    order, which is the tile order inside a warp's segment.
+ *   rk_count_warp    only the warp's digit counts (one shared atomic per key), to rank later.
+ *   rk_column_scan   the counters are NW rows of RADIX words (row w: warp w).  Thread d turns column
+ *   rk_column_add    d into exclusive prefixes over the warps and returns the digit's tile count;
+ *                    after a block scan of those counts it adds the digit's start in the tile.
+ *                    Counter + warp-local rank is then the key's position in the tile sorted by
+ *                    (digit, warp, item, lane) = (digit, tile order): stable.
+ *   rk_rank_exchange ranking on counters that already hold (digit start + warp prefix): each rank is
+ *                    final when it is made, so the key (and value) goes to shared memory at once and
+ *                    no rank is kept (the counters have their own words, not the exchange buffer's).
+ *   rk_fixup_exchange  ranking done first on zeroed counters: warp-local rank + counter, then store.
+ *   rk_exchange      values to ranks already final.
+ *   rk_scatter_out   position p = i*TBS + t of the sorted tile is read by thread t (conflict-free)
+ *                    and written to out[goff[digit] + p], where goff[d] = the digit's global start
+ *                    for this tile minus its start in the tile.  Consecutive threads hold consecutive
+ *                    keys of one digit run, so the stores coalesce within runs.
+ *
+ * The ordering argument for the ranking without __syncwarp: the counters of warp w are touched by
+ * warp w only, a leader's atomic returns before the __shfl_sync that hands its result to the peers can
+ * run, and no lane leaves that full-warp shuffle before every lane reached it; so the atomics of item
+ * i are all complete before any of item i + 1 is issued, and within an item the leaders' digits
+ * differ.
+ *
+ * Global positions are below n <= 2^32 - 1, so they are exact in 32-bit unsigned arithmetic; pointers
+ * are offset by them after widening. */
+#ifndef RADIX_RANK_CUH
+#define RADIX_RANK_CUH
+
+#include "blocks/ballot_block.cuh"
+#include "radix_keys.cuh"
+
+enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1 };
+
+/* the largest key of each type: image all ones */
+template <int KT>
+static __device__ __forceinline__ typename radix_key_t<KT>::type radix_pad_key()
+{
+    if constexpr (KT == RADIX_U64) return ~0ull;
+    else if constexpr (KT == RADIX_U32) return 0xFFFFFFFFu;
+    else return 0x7FFFFFFFu; /* i32 and f32: image 0xFFFFFFFF */
+}
+
+template <int KT, int TBS, int KPT, int DBITS>
+struct rk_shape {
+    typedef typename radix_key_t<KT>::type key;
+    static constexpr int RADIX = 1 << DBITS;
+    static constexpr int NW = TBS / 32;
+    static constexpr unsigned WARP_KEYS = KPT * 32u;
+    static constexpr unsigned TILE = TBS * KPT;
+    static constexpr size_t EXCH_BYTES = (size_t)TILE * sizeof(key); /* the keys' exchange */
+    static constexpr size_t CNT_BYTES = (size_t)NW * RADIX * 4;      /* the rank counters */
+    static_assert(TBS % 32 == 0 && TBS <= 1024, "block size");
+    static_assert(TBS >= RADIX, "one thread per digit");
+};
+
+/* ------------------------------------------------------------- loads */
+
+/* src: the tile's first element; tile_n: its valid elements (TILE when full) */
+template <int KPT, class T>
+static __device__ __forceinline__ void rk_load(const T *__restrict__ src, unsigned tile_n, bool full, T pad,
+                                               T (&v)[KPT])
+{
+    const unsigned first = (threadIdx.x >> 5) * (KPT * 32u) + (threadIdx.x & 31u);
+    if (full) {
+#pragma unroll
+        for (int i = 0; i < KPT; i++) v[i] = src[first + i * 32u];
+    } else {
+#pragma unroll
+        for (int i = 0; i < KPT; i++) {
+            const unsigned j = first + i * 32u;
+            v[i] = j < tile_n ? src[j] : pad;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ ranking */
+
+template <int MATCH, int DBITS>
+static __device__ __forceinline__ unsigned rk_peers(unsigned d)
+{
+    if constexpr (MATCH == RK_MATCH_ANY) {
+        return __match_any_sync(BALLOT_FULL, d);
+    } else {
+        unsigned m = BALLOT_FULL;
+#pragma unroll
+        for (int b = 0; b < DBITS; b++) {
+            const bool one = (d >> b) & 1u;
+            const unsigned v = __ballot_sync(BALLOT_FULL, one);
+            m &= one ? v : ~v;
+        }
+        return m;
+    }
+}
+
+/* the rank of key k: the warp's counter for its digit before this item + its peers in lower lanes;
+ * the counter grows by the number of peers (cnt: this warp's RADIX counters) */
+template <int KT, int MATCH, int DBITS>
+static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>::type k, int shift, int bits,
+                                                        unsigned *cnt)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned d = radix_digit<KT>(k, shift, bits);
+    const unsigned peers = rk_peers<MATCH, DBITS>(d);
+    const unsigned leader = 31u - __clz(peers);
+    unsigned before = 0;
+    if (lane == leader) before = atomicAdd(cnt + d, (unsigned)__popc(peers));
+    before = __shfl_sync(BALLOT_FULL, before, leader);
+    return before + __popc(peers & ptx_lanemask_lt());
+}
+
+/* warp-local ranks of the thread's keys (on zeroed counters, which end as the warp's digit counts),
+ * each packed with its digit: rank | digit << 16, so that the fix-up needs neither the keys' digits
+ * kept in registers nor computed again */
+template <int KT, int KPT, int MATCH, int DBITS>
+static __device__ __forceinline__ void rk_rank_warp(const typename radix_key_t<KT>::type (&k)[KPT], int shift,
+                                                    int bits, unsigned *cnt, unsigned (&r)[KPT])
+{
+    static_assert(KPT * 32 <= 0x10000, "a warp-local rank fits in 16 bits");
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        const unsigned d = radix_digit<KT>(k[i], shift, bits);
+        r[i] = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt) | d << 16;
+    }
+}
+
+/* final ranks (counters = digit start + warp prefix), each key (and value) stored as it is ranked */
+template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS>
+static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key_t<KT>::type (&k)[KPT],
+                                                        const uint32_t (&v)[PAIRS ? KPT : 1], int shift,
+                                                        int bits, unsigned *cnt,
+                                                        typename radix_key_t<KT>::type *s_keys,
+                                                        uint32_t *s_vals)
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        const unsigned r = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt);
+        s_keys[r] = k[i];
+        if constexpr (PAIRS) s_vals[r] = v[i];
+    }
+}
+
+/* the packed warp-local ranks made tile-wide (counters = digit start + warp prefix) and the keys
+ * stored; r[i] becomes the final rank, for the values */
+template <int KPT, class T>
+static __device__ __forceinline__ void rk_fixup_exchange(const T (&k)[KPT], unsigned (&r)[KPT],
+                                                         const unsigned *cnt, T *s_keys)
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        r[i] = (r[i] & 0xFFFFu) + cnt[r[i] >> 16];
+        s_keys[r[i]] = k[i];
+    }
+}
+
+template <int KPT, class T>
+static __device__ __forceinline__ void rk_exchange(T *s, const unsigned (&r)[KPT], const T (&v)[KPT])
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) s[r[i]] = v[i];
+}
+
+/* the warp's digit counts only */
+template <int KT, int KPT>
+static __device__ __forceinline__ void rk_count_warp(const typename radix_key_t<KT>::type (&k)[KPT],
+                                                     int shift, int bits, unsigned *cnt)
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) atomicAdd(cnt + radix_digit<KT>(k[i], shift, bits), 1u);
+}
+
+/* thread d < RADIX: column d of the NW x RADIX counters becomes its exclusive prefixes over the
+ * warps; returns the digit's count in the tile (0 for threads >= RADIX).  Needs a barrier before
+ * (all counts done); touches column d only. */
+template <int NW, int RADIX>
+static __device__ __forceinline__ unsigned rk_column_scan(unsigned *cnt)
+{
+    unsigned run = 0;
+    if (threadIdx.x < (unsigned)RADIX) {
+        unsigned c[NW];
+#pragma unroll
+        for (int w = 0; w < NW; w++) c[w] = cnt[w * RADIX + threadIdx.x];
+#pragma unroll
+        for (int w = 0; w < NW; w++) {
+            cnt[w * RADIX + threadIdx.x] = run;
+            run += c[w];
+        }
+    }
+    return run;
+}
+
+template <int NW, int RADIX>
+static __device__ __forceinline__ void rk_column_add(unsigned *cnt, unsigned start)
+{
+    if (threadIdx.x < (unsigned)RADIX) {
+#pragma unroll
+        for (int w = 0; w < NW; w++) cnt[w * RADIX + threadIdx.x] += start;
+    }
+}
+
+/* ----------------------------------------------------------- exchange */
+
+/* position p = i*TBS + t of the sorted tile goes to out[goff[digit] + p]; positions >= tile_n are the
+ * pads (all on the largest digit, after its real keys) and are not stored */
+template <int KT, bool PAIRS, int TBS, int KPT>
+static __device__ __forceinline__ void rk_scatter_out(const typename radix_key_t<KT>::type *s_keys,
+                                                      const uint32_t *s_vals, const unsigned *goff,
+                                                      unsigned tile_n, bool full, int shift, int bits,
+                                                      typename radix_key_t<KT>::type *out, uint32_t *vout)
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        const unsigned p = i * TBS + threadIdx.x;
+        if (full || p < tile_n) {
+            const typename radix_key_t<KT>::type key = s_keys[p];
+            const unsigned g = goff[radix_digit<KT>(key, shift, bits)] + p;
+            out[g] = key;
+            if constexpr (PAIRS) vout[g] = s_vals[p];
+        }
+    }
+}
+
+#endif

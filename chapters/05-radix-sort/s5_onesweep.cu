@@ -1,0 +1,512 @@
+/* s5 - Onesweep (Adinets & Merrill, 2022): one histogram kernel for all passes, then ONE kernel per
+ * pass whose tiles find their global offsets by decoupled look-back (CUB's DeviceRadixSort design).
+ * Changed versus s4:
+ *   - one upfront kernel reads the keys once and counts the digits of ALL passes (per-block
+ *     shared-memory histograms, atomically added to a global [passes][256] table); a tiny kernel
+ *     scans each pass's row: every digit's global start, per pass, before the first pass runs;
+ *   - per pass a single kernel: a block takes the next tile number from an atomic counter (every tile
+ *     it waits for belongs to a block that is already running), loads its keys warp-striped and
+ *     counts them first (per-warp shared-memory histograms: "early counts"); thread d publishes the
+ *     tile's count of digit d at once (descriptor AGGREGATE), so successors can look past this tile
+ *     while it is still ranking; it ranks the tile as s4 does but on counters that already hold
+ *     (digit start + warp prefix), so a rank is final when the warp match produces it; the keys go to
+ *     their tile positions in shared memory, and only then does thread d look back over the
+ *     predecessors' descriptors of digit d (16 per round trip: the nearest INCLUSIVE one ends the walk,
+ *     AGGREGATEs on the way are added) and publish the tile's inclusive prefix.  Keys and values are
+ *     written out as in s4:
+ *     out[digit start + exclusive prefix + (position - tile digit start)];
+ *   - the counters have their own shared memory (not the exchange buffer's), so a rank is used the
+ *     moment it is made: no rank array, and 4-byte keys fit 56 registers (three blocks of 384 per SM);
+ *     the values of pairs are loaded with the keys and stored with them;
+ *   - peers are found with 8 ballots instead of __match_any_sync (CUB measured the match instruction
+ *     slower for few bits; the tuning table has both); a full tile whose keys all share one digit
+ *     skips the ranking and copies its keys straight to their place (sorted or few-distinct inputs).
+ * Why it is faster: 2n key traffic per pass (+ n once for the histogram) instead of 3n; one launch per
+ * pass instead of three; no count table written, scanned and read.
+ * What still limits it: the scattered stores (a tile's 256 output runs average 30 keys); the ranking's
+ * instruction count; a tile's look-back is a chain of L2 round trips when its predecessors are late.
+ * Descriptors: one per (tile, digit), 32 bits: kind (aggregate / inclusive) in bits 31:30, the pass
+ * parity ("epoch") in bit 29, a 29-bit count in bits 28:0.  64-bit descriptors (status + 32-bit count)
+ * would cost 2 KB per tile of 30 KB of keys; 32-bit ones halve that (1 KB per 7680 keys, ~3% of the
+ * key bytes, written twice per pass and read mostly from L2).  A count must
+ * fit in 29 bits, so the keys are sorted in portions of at most 2^29 - 1 keys (one launch per portion
+ * and pass; 1 portion up to n = 536 M): each portion has its own descriptors and tile counter, and its
+ * last tile hands the next portion the digits' starts (start + its inclusive counts).  The epoch bit
+ * spares the per-pass clearing: pass p writes every descriptor of its portions (all 256 digits, also
+ * those a narrower last digit cannot have) with epoch p & 1, and a reader takes a descriptor of the
+ * other epoch for "not yet published"; so the descriptors, the counters and the histogram are cleared
+ * by ONE cudaMemsetAsync per sort, not one per pass.
+ * Alignment and limits (radix.h): keys at any 4-byte (u64: 8-byte) address, values at any 4-byte
+ * address: scalar coalesced accesses only; all four key types, keys only and pairs; n <= RADIX_MAX_N
+ * (counts and global positions are 32-bit: exact for n < 2^32; pointers are offset in 64 bits). */
+#include "blocks/lookback.cuh"
+#include "radix_rank.cuh"
+
+/* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
+ * digits, ballot peers, early counts (see radix_onesweep_variants for the alternatives) */
+#define S5_TBS 384
+#define S5_KPT4 20
+#define S5_DBITS 8
+#define S5_MATCH RK_MATCH_BALLOT
+#define S5_EARLY true
+extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (u64: 15) bits=8 match=ballot counts=early";
+
+/* Descriptors a look-back thread reads per round trip.  If tiles reach their look-back about d apart
+ * and an L2 round trip takes R, the nearest inclusive prefix is about R/d tiles back, and a walk
+ * reading W per round trip needs ceil(R / (W d)) of them: CUB's one at a time takes ~10 on an H100
+ * (d ~ 45 ns per 7680-key tile, R ~ 0.3-0.6 us under load).  16 at once make it ~1; the ~R/d
+ * descriptors must be read anyway, so the extra reads cost little (at most 15 words per digit,
+ * from L2), and the registers are free by then (the keys are in shared memory). */
+#define OS_LOOKBACK_WINDOW 16
+#define OS_HIST_TBS 256        /* the histogram kernel: threads, keys per thread, blocks per SM */
+#define OS_HIST_KPT4 16        /* (8-byte keys: half as many) */
+#define OS_HIST_BPS 4
+#define OS_VALUE_BITS 29
+#define OS_VALUE_MASK ((1u << OS_VALUE_BITS) - 1u)
+#define OS_PORTION_MAX OS_VALUE_MASK /* keys per portion: every count fits in 29 bits */
+
+enum : unsigned { OS_AGG = 1, OS_INCL = 2 };
+
+/* keys per thread: 8-byte keys take 3/4 as many (the same key registers, half again the bytes) */
+static constexpr __host__ __device__ int os_kpt(int kpt4, int kt)
+{
+    return kt == RADIX_U64 ? kpt4 * 3 / 4 : kpt4;
+}
+
+static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch, unsigned value)
+{
+    return kind << 30 | epoch << 29 | value;
+}
+
+/* ------------------------------------------------------- histogram */
+
+/* the digit counts of every pass: block-private shared histograms over a grid-stride range of
+ * chunks, added to hist[pass][digit] at the end (hist zeroed by the host) */
+static constexpr __host__ __device__ int os_hist_kpt(int kt)
+{
+    return kt == RADIX_U64 ? OS_HIST_KPT4 / 2 : OS_HIST_KPT4;
+}
+
+template <int KT, int DBITS, bool FULL>
+static __device__ __forceinline__ void os_hist_chunk(const typename radix_key_t<KT>::type *__restrict__ keys,
+                                                     size_t c0, size_t n, int begin_bit, int end_bit,
+                                                     int passes, unsigned *s_h)
+{
+    constexpr int RADIX = 1 << DBITS;
+    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+    constexpr int HKPT = os_hist_kpt(KT);
+    typename radix_key_t<KT>::type k[HKPT];
+#pragma unroll
+    for (int i = 0; i < HKPT; i++) { /* block-striped: coalesced */
+        const size_t j = c0 + (size_t)i * OS_HIST_TBS + threadIdx.x;
+        if (FULL || j < n) k[i] = keys[j];
+    }
+#pragma unroll
+    for (int p = 0; p < MAXP; p++) {
+        if (p < passes) {
+            const int shift = begin_bit + p * DBITS;
+            const int bits = end_bit - shift < DBITS ? end_bit - shift : DBITS;
+#pragma unroll
+            for (int i = 0; i < HKPT; i++) {
+                if (FULL || c0 + (size_t)i * OS_HIST_TBS + threadIdx.x < n)
+                    atomicAdd(s_h + p * RADIX + radix_digit<KT>(k[i], shift, bits), 1u);
+            }
+        }
+    }
+}
+
+template <int KT, int DBITS>
+__global__ void __launch_bounds__(OS_HIST_TBS, OS_HIST_BPS)
+    os_hist_kernel(const typename radix_key_t<KT>::type *__restrict__ keys, size_t n, int begin_bit,
+                   int end_bit, unsigned *__restrict__ hist)
+{
+    constexpr int RADIX = 1 << DBITS;
+    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+    constexpr size_t CHUNK = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
+    __shared__ unsigned s_h[MAXP * RADIX];
+    const int passes = (end_bit - begin_bit + DBITS - 1) / DBITS;
+    for (int j = threadIdx.x; j < MAXP * RADIX; j += OS_HIST_TBS) s_h[j] = 0;
+    __syncthreads();
+    for (size_t c0 = (size_t)blockIdx.x * CHUNK; c0 < n; c0 += (size_t)gridDim.x * CHUNK) {
+        if (n - c0 >= CHUNK) os_hist_chunk<KT, DBITS, true>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+        else os_hist_chunk<KT, DBITS, false>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < passes * RADIX; j += OS_HIST_TBS)
+        if (s_h[j]) atomicAdd(hist + j, s_h[j]);
+}
+
+/* block p: the exclusive scan of pass p's histogram = the digits' global starts (portion 0's row) */
+template <int DBITS>
+__global__ void __launch_bounds__(1 << DBITS)
+    os_scan_kernel(const unsigned *__restrict__ hist, unsigned *__restrict__ starts, size_t pass_stride)
+{
+    constexpr int RADIX = 1 << DBITS;
+    unsigned all;
+    const unsigned e = block_scan32_excl<RADIX, WS_SHFL>(hist[blockIdx.x * RADIX + threadIdx.x], &all);
+    starts[blockIdx.x * pass_stride + threadIdx.x] = e;
+}
+
+/* ------------------------------------------------------- look-back */
+
+/* Thread d of the block owning `tile`: the sum of digit d's counts over the tiles before it.  col:
+ * digit d's descriptor of tile 0; tiles are RADIX words apart.  Each round trip reads W predecessors
+ * at once (nearest first) and adds them up to the first INCLUSIVE one (done) or to the first one not
+ * yet published in this epoch (re-read from there after a pause).  Tile 0 is always INCLUSIVE, so the
+ * walk ends; the reads below tile 0 are never made (they stand in as an inclusive 0). */
+template <int RADIX, int W>
+static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
+{
+    unsigned excl = 0, pause = 32;
+    int j = (int)tile - 1; /* the nearest tile not yet added */
+    for (;;) {
+        unsigned v[W];
+#pragma unroll
+        for (int q = 0; q < W; q++)
+            v[q] = j - q >= 0 ? lb_load32(col + (size_t)(j - q) * RADIX) : os_pack(OS_INCL, epoch, 0u);
+        int used = 0;
+        bool stop = false, done = false;
+#pragma unroll
+        for (int q = 0; q < W; q++) {
+            /* kind ^ epoch: 2 = aggregate, 4 = inclusive of this pass; else nothing yet (0: cleared, 3 or
+             * 5: the previous pass's) */
+            const unsigned x = (v[q] >> 29) ^ epoch;
+            if (!stop) {
+                if (x == 2u || x == 4u) {
+                    excl += v[q] & OS_VALUE_MASK;
+                    used++;
+                    done = x == 4u;
+                    stop = done;
+                } else {
+                    stop = true;
+                }
+            }
+        }
+        if (done) return excl;
+        j -= used;
+        if (!used) {
+            __nanosleep(pause);
+            if (pause < 1024) pause *= 2;
+        }
+    }
+}
+
+/* Thread d < RADIX, once the tile's digit counts are published: the exclusive prefix of digit d over
+ * the portion's tiles before this one (look-back), then the tile's inclusive prefix published, and the
+ * next portion's start of digit d left by the portion's last tile. */
+template <int RADIX>
+static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
+                                                      unsigned mine, unsigned start, bool last,
+                                                      unsigned *starts_next)
+{
+    const unsigned d = threadIdx.x;
+    unsigned excl = 0;
+    if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
+        excl = os_lookback<RADIX, OS_LOOKBACK_WINDOW>(desc + d, tile, epoch);
+        lb_store32(desc + (size_t)tile * RADIX + d, os_pack(OS_INCL, epoch, excl + mine));
+    }
+    if (starts_next && last) starts_next[d] = start + excl + mine;
+    return excl;
+}
+
+/* ------------------------------------------------------- one pass */
+
+template <int KT, int TBS, int KPT4, int DBITS>
+using os_shape = rk_shape<KT, TBS, os_kpt(KPT4, KT), DBITS>;
+
+/* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
+ * offsets for the tile */
+template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS>
+static constexpr size_t os_smem()
+{
+    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4;
+}
+
+/* Blocks per SM the register budget (__launch_bounds__) is set for: the arrays a thread holds at
+ * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
+ * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
+ * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two. */
+static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early)
+{
+    const int need = (kpt * (key_words + (pairs || !early ? 1 : 0)) + 36 + 7) / 8 * 8;
+    const int fit = 65536 / (tbs * need), least = tbs > 512 ? 1 : 2;
+    return fit < least ? least : fit > 4 ? 4 : fit;
+}
+
+/* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
+ * (tiles x RADIX), counter: its tile counter, starts: the digits' global starts for the portion,
+ * starts_next: where the last tile leaves them for the next portion (NULL for the last portion). */
+template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+__global__ void __launch_bounds__(TBS, os_minb(TBS, os_kpt(KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, EARLY))
+    os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
+                   typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
+                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits,
+                   unsigned epoch, unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
+                   unsigned *__restrict__ starts_next)
+{
+    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    typedef typename S::key K;
+    constexpr int KPT = os_kpt(KPT4, KT), NW = S::NW, RADIX = S::RADIX;
+    constexpr unsigned TILE = S::TILE;
+    extern __shared__ __align__(16) unsigned char os_smem_raw[];
+    K *s_keys = reinterpret_cast<K *>(os_smem_raw);
+    uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
+    unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
+    unsigned *s_goff = s_cnt + NW * RADIX;
+    __shared__ unsigned s_tile;
+    __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
+
+    const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
+    unsigned *my_cnt = s_cnt + warp * RADIX;
+    if (tid == 0) {
+        s_tile = atomicAdd(counter, 1u);
+        s_single = -1;
+    }
+#pragma unroll
+    for (int j = lane; j < RADIX; j += 32) my_cnt[j] = 0;
+    const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
+    __syncthreads();
+    const unsigned tile = s_tile, t0 = tile * TILE; /* t0 < len < 2^29 */
+    const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
+    const bool full = tile_n == TILE, last = t0 + TILE >= len;
+    const size_t g0 = base + t0; /* the tile's first key in the arrays */
+
+    /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
+     * stored as soon as their ranks are known; late counts hold ranks instead of values until the
+     * keys are stored, then load the values (in flight during the look-back) */
+    K k[KPT];
+    uint32_t v[PAIRS ? KPT : 1];
+    unsigned r[EARLY ? 1 : KPT];
+    rk_load<KPT>(kin + g0, tile_n, full, radix_pad_key<KT>(), k);
+    if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+    if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
+    else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r); /* warp-local, packed */
+    __syncthreads(); /* every warp's counts */
+
+    /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
+    const unsigned total = rk_column_scan<NW, RADIX>(s_cnt);
+    const unsigned mine = total - (tid == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
+    if (tid < (unsigned)RADIX) {
+        lb_store32(desc + (size_t)tile * RADIX + tid, os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine));
+        if (full && total == TILE) s_single = (int)tid;
+    }
+    unsigned all;
+    const unsigned tstart = block_scan32_excl<TBS, WS_SHFL>(total, &all); /* its barriers publish s_single */
+
+    if (s_single >= 0) {
+        /* one digit (its tile start is 0): the tile goes unchanged to its place */
+        if (tid < (unsigned)RADIX)
+            s_goff[tid] = start + os_resolve<RADIX>(desc, tile, epoch, mine, start, last, starts_next);
+        __syncthreads();
+        const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
+        if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
+#pragma unroll
+        for (int i = 0; i < KPT; i++) {
+            kout[g + i * 32u] = k[i];
+            if constexpr (PAIRS) vout[g + i * 32u] = v[i];
+        }
+        return;
+    }
+
+    rk_column_add<NW, RADIX>(s_cnt, tstart);
+    __syncthreads(); /* the counters hold (digit start + warp prefix) */
+    if constexpr (EARLY) {
+        rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals);
+    } else {
+        rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
+        if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+    }
+    if (tid < (unsigned)RADIX)
+        s_goff[tid] = start + os_resolve<RADIX>(desc, tile, epoch, mine, start, last, starts_next) - tstart;
+    if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
+    __syncthreads(); /* the exchange and the offsets complete */
+    rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
+}
+
+/* ------------------------------------------------------------ host */
+
+/* scratch, in order: alternate keys (and values); the starts [MAXP][portions][RADIX]; then the part
+ * cleared once per sort: histogram [MAXP][RADIX], tile counters [MAXP][portions], descriptors
+ * [tiles][RADIX] (each portion's tiles in turn) */
+template <int KT, int TBS, int KPT4, int DBITS>
+struct os_plan {
+    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    static constexpr int RADIX = S::RADIX;
+    static constexpr int MAXP = (int)(8 * sizeof(typename S::key) + DBITS - 1) / DBITS;
+    static constexpr size_t PORTION = (size_t)(OS_PORTION_MAX / S::TILE) * S::TILE;
+    size_t tiles, portions;
+    unsigned *starts, *hist, *counters, *desc;
+    size_t clear_bytes, used;
+
+    os_plan(size_t n, int pairs, void *scratch)
+    {
+        radix_carve c = {(char *)scratch, radix_alt_bytes(n, KT, pairs)};
+        tiles = (n + S::TILE - 1) / S::TILE;
+        portions = (n + PORTION - 1) / PORTION;
+        starts = (unsigned *)radix_take(&c, (size_t)MAXP * portions * RADIX * 4);
+        const size_t clear_from = c.used;
+        hist = (unsigned *)radix_take(&c, (size_t)MAXP * RADIX * 4);
+        counters = (unsigned *)radix_take(&c, (size_t)MAXP * portions * 4);
+        desc = (unsigned *)radix_take(&c, tiles * RADIX * 4);
+        clear_bytes = c.used - clear_from;
+        used = c.used;
+    }
+};
+
+template <int KT, int TBS, int KPT4, int DBITS>
+static size_t os_scratch_t(size_t n, int pairs)
+{
+    return os_plan<KT, TBS, KPT4, DBITS>(n, pairs, NULL).used;
+}
+
+template <int TBS, int KPT4, int DBITS>
+static size_t os_scratch(size_t n, int type, int pairs)
+{
+    switch (type) {
+    case RADIX_U32: return os_scratch_t<RADIX_U32, TBS, KPT4, DBITS>(n, pairs);
+    case RADIX_I32: return os_scratch_t<RADIX_I32, TBS, KPT4, DBITS>(n, pairs);
+    case RADIX_F32: return os_scratch_t<RADIX_F32, TBS, KPT4, DBITS>(n, pairs);
+    default: return os_scratch_t<RADIX_U64, TBS, KPT4, DBITS>(n, pairs);
+    }
+}
+
+/* the dynamic shared memory limit, raised once per kernel and device where it passes 48 KB */
+template <class F>
+static cudaError_t os_smem_attr(F *kernel, size_t smem, int *done_dev)
+{
+    int dev = 0;
+    if (smem <= 48 * 1024) return cudaSuccess;
+    KIT_TRY(cudaGetDevice(&dev));
+    if (*done_dev == dev + 1) return cudaSuccess;
+    KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    *done_dev = dev + 1;
+    return cudaSuccess;
+}
+
+template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                           size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    typedef os_plan<KT, TBS, KPT4, DBITS> P;
+    typedef typename P::S::key K;
+    constexpr int RADIX = P::RADIX;
+    constexpr size_t smem = os_smem<KT, PAIRS, TBS, KPT4, DBITS>();
+    static int attr_dev = 0;
+    const P pl(n, PAIRS, scratch);
+    radix_carve c = {(char *)scratch, 0};
+    void *alt_keys = radix_take(&c, n * sizeof(K));
+    uint32_t *alt_vals = PAIRS ? (uint32_t *)radix_take(&c, n * 4) : NULL;
+    const int sms = kit_sm_count();
+    const size_t chunk = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
+    const size_t hist_chunks = (n + chunk - 1) / chunk;
+    const size_t hist_most = (size_t)sms * OS_HIST_BPS; /* a resident grid, each block many chunks */
+    const unsigned hist_grid = (unsigned)(hist_chunks < hist_most ? hist_chunks : hist_most);
+    radix_plan rp;
+    if (sms <= 0) return cudaErrorInvalidConfiguration;
+    KIT_TRY(os_smem_attr(os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY>, smem, &attr_dev));
+    radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
+
+    KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
+    os_hist_kernel<KT, DBITS>
+        <<<hist_grid, OS_HIST_TBS, 0, s>>>((const K *)keys_in, n, begin_bit, end_bit, pl.hist);
+    KIT_TRY(cudaGetLastError());
+    os_scan_kernel<DBITS><<<rp.passes, RADIX, 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
+    KIT_TRY(cudaGetLastError());
+    for (int p = 0; p < rp.passes; p++) {
+        for (size_t q = 0; q < pl.portions; q++) {
+            const size_t base = q * P::PORTION;
+            const unsigned len = (unsigned)(n - base < P::PORTION ? n - base : P::PORTION);
+            const unsigned tiles = (len + P::S::TILE - 1) / P::S::TILE;
+            unsigned *st = pl.starts + ((size_t)p * pl.portions + q) * RADIX;
+            os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY><<<tiles, TBS, smem, s>>>(
+                (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
+                rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
+                pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL);
+            KIT_TRY(cudaGetLastError());
+        }
+    }
+    return cudaSuccess;
+}
+
+template <int KT, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+static cudaError_t os_sort_t(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                             size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    if (vals_in)
+        return os_sort<KT, true, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                  begin_bit, end_bit, scratch, s);
+    return os_sort<KT, false, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, NULL, NULL, n, begin_bit,
+                                                               end_bit, scratch, s);
+}
+
+template <int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                          size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0));
+    if (n == 0) return cudaSuccess;
+    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    switch (type) {
+    case RADIX_U32:
+        return os_sort_t<RADIX_U32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                    begin_bit, end_bit, scratch, s);
+    case RADIX_I32:
+        return os_sort_t<RADIX_I32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                    begin_bit, end_bit, scratch, s);
+    case RADIX_F32:
+        return os_sort_t<RADIX_F32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                    begin_bit, end_bit, scratch, s);
+    default:
+        return os_sort_t<RADIX_U64, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                    begin_bit, end_bit, scratch, s);
+    }
+}
+
+/* the main kernel: one pass over u32 keys, keys only */
+template <int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+static cudaError_t os_describe(kit_kernel_desc *d)
+{
+    d->func = (const void *)os_pass_kernel<RADIX_U32, false, TBS, KPT4, DBITS, MATCH, EARLY>;
+    d->block_threads = TBS;
+    d->dyn_smem = os_smem<RADIX_U32, false, TBS, KPT4, DBITS>();
+    return cudaSuccess;
+}
+
+extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
+{
+    return os_scratch<S5_TBS, S5_KPT4, S5_DBITS>(n, type, pairs);
+}
+
+extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                         uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+                                         void *scratch, cudaStream_t s)
+{
+    return os_run<S5_TBS, S5_KPT4, S5_DBITS, S5_MATCH, S5_EARLY>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                type, begin_bit, end_bit, scratch, s);
+}
+
+extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
+{
+    return os_describe<S5_TBS, S5_KPT4, S5_DBITS, S5_MATCH, S5_EARLY>(d);
+}
+
+/* ---- tuning table: tile shape around CUB's, digit width, peer finding, when the counts are made */
+#define OS_FILE "chapters/05-radix-sort/s5_onesweep.cu"
+#define OS_ROW(T, K, B, M, E, MN, EN)                                                                   \
+    {{"s5_onesweep", "tbs=" #T " kpt=" #K " bits=" #B " match=" MN " counts=" EN,                     \
+      "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,             \
+      os_describe<T, K, B, M, E>, 0, 0},                                                              \
+     os_scratch<T, K, B>, os_run<T, K, B, M, E>, RADIX_TYPES_ALL, B}
+
+extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
+    OS_ROW(384, 20, 8, RK_MATCH_BALLOT, true, "ballot", "early"), /* the ladder step */
+    OS_ROW(384, 16, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
+    OS_ROW(384, 24, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
+    OS_ROW(256, 20, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
+    OS_ROW(512, 16, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
+    OS_ROW(384, 20, 7, RK_MATCH_BALLOT, true, "ballot", "early"),
+    OS_ROW(384, 20, 8, RK_MATCH_ANY, true, "any", "early"),
+    OS_ROW(384, 20, 8, RK_MATCH_BALLOT, false, "ballot", "late"),
+};

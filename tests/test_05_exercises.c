@@ -1,0 +1,508 @@
+/* test_05_exercises.c - chapter 05's exercises: ex05_image (the order-preserving key images,
+ * CPU), ex05_offsets (scatter bases and the stable scatter of a tile, CPU), ex05_tile_rank
+ * (digit extraction and the stable rank of every key in its tile, GPU).  Every test compares
+ * with an independent CPU reference on fixed seeds. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ex05_rank.h"
+#include "kit_test.h"
+#include "radix.h"
+#include "radix_image.h"
+#include "radix_offsets.h"
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bitsf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static const char *type_name(int type)
+{
+    return type == RADIX_I32 ? "i32" : type == RADIX_F32 ? "f32" : "u32";
+}
+
+/* ------------------------------------------------------------ ex05_image */
+
+/* ex05_image (CPU): ex05_image32 / ex05_unimage32 in $(IMPL)/05-radix-sort/radix_image.h */
+TestSuite(ex05_image, .timeout = KIT_CPU_TIMEOUT);
+
+/* the images of keys[0..n) of type must be strictly increasing */
+static void expect_ascending(const uint32_t *keys, const char *const *names, size_t n, int type)
+{
+    size_t i;
+    for (i = 0; i + 1 < n; i++) {
+        const uint32_t a = ex05_image32(keys[i], type), b = ex05_image32(keys[i + 1], type);
+        cr_assert_lt(a, b, "%s: %s (0x%08x) must come before %s (0x%08x): images 0x%08x, 0x%08x",
+                     type_name(type), names[i], keys[i], names[i + 1], keys[i + 1], a, b);
+    }
+}
+
+Test(ex05_image, signed_order)
+{
+    static const uint32_t s[] = {0x80000000u, 0x80000001u, 0xFFFF0000u, 0xFFFFFFFFu, 0u, 1u, 0x00010000u,
+                                 0x7FFFFFFFu};
+    static const char *const sn[] = {"INT_MIN", "INT_MIN+1", "-65536", "-1", "0", "1", "65536", "INT_MAX"};
+    static const uint32_t u[] = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    static const char *const un[] = {"0", "1", "0x7fffffff", "0x80000000", "0xfffffffe", "0xffffffff"};
+    expect_ascending(s, sn, sizeof s / sizeof *s, RADIX_I32);
+    expect_ascending(u, un, sizeof u / sizeof *u, RADIX_U32);
+}
+
+Test(ex05_image, float_order)
+{
+    /* -NaN (by bits: the larger pattern first) < -inf < -FLT_MAX < -1 < -FLT_MIN < -denormals
+     * < -0.0 < +0.0 < denormals < FLT_MIN < 1 < FLT_MAX < +inf < NaN (by bits) */
+    const uint32_t f[] = {0xFFFFFFFFu, 0xFFC00000u, 0xFF800001u, 0xFF800000u, 0xFF7FFFFFu,
+                          fbits(-1.0f),  fbits(-0.5f), 0x80800000u, 0x807FFFFFu, 0x80000001u,
+                          0x80000000u,  0x00000000u, 0x00000001u, 0x007FFFFFu, 0x00800000u,
+                          fbits(0.5f),  fbits(1.0f), 0x7F7FFFFFu, 0x7F800000u, 0x7F800001u,
+                          0x7FC00000u,  0x7FFFFFFFu};
+    static const char *const fn[] = {"-NaN 0xffffffff", "-NaN 0xffc00000", "-sNaN 0xff800001", "-inf",
+                                     "-FLT_MAX", "-1", "-0.5", "-FLT_MIN", "-largest denormal",
+                                     "-smallest denormal", "-0.0", "+0.0", "smallest denormal",
+                                     "largest denormal", "FLT_MIN", "0.5", "1", "FLT_MAX", "+inf",
+                                     "sNaN 0x7f800001", "NaN 0x7fc00000", "NaN 0x7fffffff"};
+    expect_ascending(f, fn, sizeof f / sizeof *f, RADIX_F32);
+}
+
+/* words every image test uses besides random ones */
+static const uint32_t special_words[] = {0u,          1u,          0x7FFFFFFFu, 0x80000000u, 0x80000001u,
+                                         0xFFFFFFFFu, 0xFF800000u, 0x7F800000u, 0x7FC00000u, 0xFFC00000u,
+                                         0x3F800000u, 0xBF800000u, 0x007FFFFFu, 0x807FFFFFu};
+#define NSPECIAL (sizeof special_words / sizeof *special_words)
+#define NRANDOM 200000
+
+static uint32_t word_at(size_t i, uint64_t *st)
+{
+    return i < NSPECIAL ? special_words[i] : (uint32_t)kit_rand64(st);
+}
+
+Test(ex05_image, round_trip)
+{
+    static const int types[] = {RADIX_U32, RADIX_I32, RADIX_F32};
+    size_t t, i;
+    for (t = 0; t < 3; t++) {
+        uint64_t st = 500 + t;
+        for (i = 0; i < NSPECIAL + NRANDOM; i++) {
+            const uint32_t k = word_at(i, &st), im = ex05_image32(k, types[t]);
+            const uint32_t back = ex05_unimage32(im, types[t]), fwd = ex05_image32(ex05_unimage32(k, types[t]), types[t]);
+            cr_assert_eq(back, k, "%s: unimage(image(0x%08x)) = unimage(0x%08x) = 0x%08x, want 0x%08x",
+                         type_name(types[t]), k, im, back, k);
+            cr_assert_eq(fwd, k, "%s: image(unimage(0x%08x)) = 0x%08x, want 0x%08x", type_name(types[t]), k, fwd,
+                         k);
+        }
+    }
+}
+
+Test(ex05_image, matches_radix_h)
+{
+    static const int types[] = {RADIX_U32, RADIX_I32, RADIX_F32};
+    size_t t, i;
+    for (t = 0; t < 3; t++) {
+        uint64_t st = 900 + t;
+        for (i = 0; i < NSPECIAL + NRANDOM; i++) {
+            const uint32_t k = word_at(i, &st);
+            cr_assert_eq(ex05_image32(k, types[t]), radix_image32(k, types[t]),
+                         "%s: image(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
+                         ex05_image32(k, types[t]), radix_image32(k, types[t]));
+            cr_assert_eq(ex05_unimage32(k, types[t]), radix_unimage32(k, types[t]),
+                         "%s: unimage(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
+                         ex05_unimage32(k, types[t]), radix_unimage32(k, types[t]));
+        }
+    }
+}
+
+/* random pairs: the images compare as C compares the numbers (ties included; -0.0 < +0.0) */
+Test(ex05_image, random_pairs_c_order)
+{
+    uint64_t st = 77;
+    int i;
+    for (i = 0; i < NRANDOM; i++) {
+        uint32_t a, b, ia, ib;
+        int want, got;
+        /* i32: random words, or small numbers (ties) */
+        a = (uint32_t)kit_rand64(&st);
+        b = (uint32_t)kit_rand64(&st);
+        if (i & 1) {
+            a = (uint32_t)((int32_t)(a % 201) - 100);
+            b = (uint32_t)((int32_t)(b % 201) - 100);
+        }
+        ia = ex05_image32(a, RADIX_I32);
+        ib = ex05_image32(b, RADIX_I32);
+        want = ((int32_t)a > (int32_t)b) - ((int32_t)a < (int32_t)b);
+        got = (ia > ib) - (ia < ib);
+        cr_assert_eq(got, want, "i32 %d vs %d: images 0x%08x, 0x%08x compare %d, want %d", (int32_t)a, (int32_t)b,
+                     ia, ib, got, want);
+        /* f32: random bit patterns (NaNs skipped), or multiples of 1/8 in [-125, 125] with signed zeros */
+        a = (uint32_t)kit_rand64(&st);
+        b = (uint32_t)kit_rand64(&st);
+        if (i & 1) {
+            a = fbits((float)((int)(a % 2001) - 1000) / 8.0f) | (a % 2001 == 1000 ? (a & 0x80000000u) : 0u);
+            b = fbits((float)((int)(b % 2001) - 1000) / 8.0f) | (b % 2001 == 1000 ? (b & 0x80000000u) : 0u);
+        }
+        if (bitsf(a) != bitsf(a) || bitsf(b) != bitsf(b)) continue; /* NaN: by bits (float_order) */
+        ia = ex05_image32(a, RADIX_F32);
+        ib = ex05_image32(b, RADIX_F32);
+        want = (bitsf(a) > bitsf(b)) - (bitsf(a) < bitsf(b));
+        if (want == 0 && a != b) want = (a == 0x80000000u) ? -1 : 1; /* -0.0 before +0.0 */
+        got = (ia > ib) - (ia < ib);
+        cr_assert_eq(got, want, "f32 %g (0x%08x) vs %g (0x%08x): images 0x%08x, 0x%08x compare %d, want %d",
+                     (double)bitsf(a), a, (double)bitsf(b), b, ia, ib, got, want);
+    }
+}
+
+/* ---------------------------------------------------------- ex05_offsets */
+
+/* ex05_offsets (CPU): ex05_scatter_bases / ex05_tile_scatter in
+ * $(IMPL)/05-radix-sort/radix_offsets.h */
+TestSuite(ex05_offsets, .timeout = KIT_CPU_TIMEOUT);
+
+#define SZ_POISON ((size_t)0xA5A5A5A5A5A5A5A5ull)
+
+static void poison_sz(size_t *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) a[i] = SZ_POISON;
+}
+
+/* got[0..n) == want[0..n), else a message naming the first difference */
+static void expect_sz(const size_t *got, const size_t *want, size_t n, const char *what)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        cr_assert_eq(got[i], want[i], "%s: entry %zu is %zu, want %zu", what, i, got[i], want[i]);
+}
+
+/* The example: 4 digits, 2 tiles.  Tile 0's keys have the digits 1 3 1 0, tile 1's 3 1 2 1 0. */
+static const uint32_t hand_t0[4] = {1, 3, 1, 0}, hand_t1[5] = {3, 1, 2, 1, 0};
+static const uint32_t hand_counts[8] = {1, 1, /* digit 0: tile 0, tile 1 */
+                                        2, 2, /* digit 1 */
+                                        0, 1, /* digit 2 */
+                                        1, 1 /* digit 3 */};
+static const size_t hand_base[8] = {0, 1, 2, 4, 6, 6, 7, 8};
+
+Test(ex05_offsets, bases_by_hand)
+{
+    size_t base[9], total;
+    poison_sz(base, 9);
+    total = ex05_scatter_bases(hand_counts, 4, 2, base);
+    expect_sz(base, hand_base, 8, "4 digits x 2 tiles, base[d * 2 + t]");
+    cr_assert_eq(total, 9, "total %zu, want 9", total);
+    cr_assert_eq(base[8], SZ_POISON, "base[8] written (the table has 8 entries)");
+}
+
+Test(ex05_offsets, scatter_by_hand)
+{
+    static const size_t want0[4] = {2, 7, 3, 0}, want1[5] = {8, 4, 6, 5, 1};
+    size_t dst[6];
+    poison_sz(dst, 6);
+    ex05_tile_scatter(hand_t0, 4, hand_base, 4, 2, 0, dst);
+    expect_sz(dst, want0, 4, "tile 0 (digits 1 3 1 0)");
+    cr_assert_eq(dst[4], SZ_POISON, "tile 0 has 4 keys: dst[4] written");
+    poison_sz(dst, 6);
+    ex05_tile_scatter(hand_t1, 5, hand_base, 4, 2, 1, dst);
+    expect_sz(dst, want1, 5, "tile 1 (digits 3 1 2 1 0)");
+    cr_assert_eq(dst[5], SZ_POISON, "tile 1 has 5 keys: dst[5] written");
+}
+
+/* reference bases, computed the other way round: digit totals first, then per digit a scan
+ * over the tiles */
+static size_t bases_ref(const uint32_t *counts, size_t R, size_t T, size_t *base)
+{
+    size_t d, t, start = 0;
+    for (d = 0; d < R; d++) {
+        size_t run = 0, tot = 0;
+        for (t = 0; t < T; t++) tot += counts[d * T + t];
+        for (t = 0; t < T; t++) {
+            base[d * T + t] = start + run;
+            run += counts[d * T + t];
+        }
+        start += tot;
+    }
+    return start;
+}
+
+Test(ex05_offsets, random_tables)
+{
+    static const size_t shapes[][2] = {{2, 1}, {1, 9}, {16, 7}, {256, 33}, {256, 1000}, {3, 5000}, {2, 65537}};
+    size_t k;
+    for (k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        const size_t R = shapes[k][0], T = shapes[k][1], N = R * T;
+        uint32_t *c = malloc(N * sizeof *c);
+        size_t *got = malloc((N + 1) * sizeof *got), *want = malloc(N * sizeof *want), i, tot, wtot;
+        uint64_t st = 40 + k;
+        char what[128];
+        cr_assert(c && got && want);
+        for (i = 0; i < N; i++) { /* 0..2047, a quarter of them 0 */
+            const uint64_t r = kit_rand64(&st);
+            c[i] = (r & 3) == 0 ? 0u : (uint32_t)(r >> 8) & 2047u;
+        }
+        poison_sz(got, N + 1);
+        tot = ex05_scatter_bases(c, R, T, got);
+        wtot = bases_ref(c, R, T, want);
+        snprintf(what, sizeof what, "%zu digits x %zu tiles, base[d * %zu + t]", R, T, T);
+        expect_sz(got, want, N, what);
+        cr_assert_eq(tot, wtot, "%s: total %zu, want %zu", what, tot, wtot);
+        cr_assert_eq(got[N], SZ_POISON, "%s: wrote past the table", what);
+        free(c);
+        free(got);
+        free(want);
+    }
+}
+
+/* n keys with `bits`-bit digits in tiles of `tile` keys: count per tile, bases, scatter every
+ * tile; the destinations must be the positions of a stable counting sort of the whole array
+ * (so: a permutation, ascending digits, equal digits in input order) */
+static void expect_stable_pass(size_t n, size_t tile, int bits, uint64_t seed)
+{
+    const size_t R = (size_t)1 << bits, T = (n + tile - 1) / tile;
+    uint32_t *dig = malloc((n + 1) * sizeof *dig), *counts = calloc(R * T + 1, sizeof *counts);
+    size_t *base = malloc((R * T + 1) * sizeof *base), *dst = malloc((n + 1) * sizeof *dst);
+    size_t *want = malloc((n + 1) * sizeof *want), *inv = malloc((n + 1) * sizeof *inv), start[256], i, t, d, s;
+    uint64_t st = seed;
+    cr_assert(dig && counts && base && dst && want && inv);
+    for (i = 0; i < n; i++) { /* skewed: low digits more often */
+        const uint64_t r = kit_rand64(&st);
+        dig[i] = (uint32_t)((r & 1) ? (r >> 8) % R : ((r >> 8) % R) & ((r >> 20) % R));
+        counts[dig[i] * T + i / tile]++;
+    }
+    ex05_scatter_bases(counts, R, T, base);
+    poison_sz(dst, n + 1);
+    for (t = 0; t < T; t++) {
+        const size_t lo = t * tile, m = n - lo < tile ? n - lo : tile;
+        ex05_tile_scatter(dig + lo, m, base, R, T, t, dst + lo);
+    }
+    /* the serial counting sort's destinations */
+    for (d = 0; d < R; d++) start[d] = 0;
+    for (i = 0; i < n; i++) start[dig[i]]++;
+    for (d = 0, s = 0; d < R; d++) {
+        const size_t c = start[d];
+        start[d] = s;
+        s += c;
+    }
+    for (i = 0; i < n; i++) want[i] = start[dig[i]]++;
+    for (i = 0; i < n; i++) inv[i] = SZ_POISON;
+    for (i = 0; i < n; i++) {
+        cr_assert_lt(dst[i], n, "n=%zu tile=%zu bits=%d: key %zu (tile %zu) goes to %zu, past the end", n, tile,
+                     bits, i, i / tile, dst[i]);
+        cr_assert_eq(inv[dst[i]], SZ_POISON, "n=%zu tile=%zu bits=%d: keys %zu and %zu both go to %zu", n, tile,
+                     bits, inv[dst[i]], i, dst[i]);
+        inv[dst[i]] = i;
+    }
+    for (i = 1; i < n; i++) {
+        cr_assert_leq(dig[inv[i - 1]], dig[inv[i]], "n=%zu tile=%zu bits=%d: position %zu has digit %u, %zu has %u",
+                      n, tile, bits, i - 1, dig[inv[i - 1]], i, dig[inv[i]]);
+        if (dig[inv[i - 1]] == dig[inv[i]])
+            cr_assert_lt(inv[i - 1], inv[i], "n=%zu tile=%zu bits=%d: not stable: key %zu placed after key %zu (digit %u)",
+                         n, tile, bits, inv[i - 1], inv[i], dig[inv[i]]);
+    }
+    for (i = 0; i < n; i++)
+        cr_assert_eq(dst[i], want[i], "n=%zu tile=%zu bits=%d: key %zu goes to %zu, want %zu", n, tile, bits, i,
+                     dst[i], want[i]);
+    cr_assert_eq(dst[n], SZ_POISON, "n=%zu: wrote past dst[n - 1]", n);
+    free(dig);
+    free(counts);
+    free(base);
+    free(dst);
+    free(want);
+    free(inv);
+}
+
+Test(ex05_offsets, stable_permutation)
+{
+    expect_stable_pass(10007, 777, 4, 1);
+    expect_stable_pass(100003, 2048, 8, 2);
+    expect_stable_pass(5000, 1000, 1, 3);
+    expect_stable_pass(1, 256, 8, 4);
+    expect_stable_pass(33, 1, 2, 5); /* one key per tile */
+}
+
+Test(ex05_offsets, zero_tiles_and_digits)
+{
+    /* 5 digits x 4 tiles; digits 0 and 3 have no key, tile 1 has none */
+    static const uint32_t c[20] = {0, 0, 0, 0, /* digit 0 */
+                                   3, 0, 1, 2, /* digit 1 */
+                                   0, 0, 4, 1, /* digit 2 */
+                                   0, 0, 0, 0, /* digit 3 */
+                                   2, 0, 0, 5 /* digit 4 */};
+    static const size_t want[20] = {0, 0, 0, 0, 0, 3, 3, 4, 6, 6, 6, 10, 11, 11, 11, 11, 11, 13, 13, 13};
+    static const uint32_t t3[8] = {4, 2, 1, 4, 4, 4, 1, 4}; /* tile 3's keys */
+    static const size_t want3[8] = {13, 10, 4, 14, 15, 16, 5, 17};
+    size_t base[21], dst[9], one = SZ_POISON, tot;
+    poison_sz(base, 21);
+    tot = ex05_scatter_bases(c, 5, 4, base);
+    cr_assert_eq(tot, 18, "total of the 5 x 4 table: %zu, want 18", tot);
+    expect_sz(base, want, 20, "5 digits x 4 tiles (two empty digits, an empty tile)");
+    poison_sz(dst, 9);
+    ex05_tile_scatter(t3, 8, base, 5, 4, 3, dst);
+    expect_sz(dst, want3, 8, "tile 3 of the 5 x 4 table");
+    cr_assert_eq(dst[8], SZ_POISON, "tile 3 has 8 keys: dst[8] written");
+    /* no tile, no digit, no key: nothing written */
+    poison_sz(base, 21);
+    tot = ex05_scatter_bases(c, 5, 0, base);
+    cr_assert_eq(tot, 0, "0 tiles: total %zu, want 0", tot);
+    tot = ex05_scatter_bases(c, 0, 4, base);
+    cr_assert_eq(tot, 0, "0 digits: total %zu, want 0", tot);
+    cr_assert_eq(base[0], SZ_POISON, "0 tiles or 0 digits: base[0] written");
+    poison_sz(dst, 9);
+    ex05_tile_scatter(t3, 0, base, 5, 4, 3, dst);
+    cr_assert_eq(dst[0], SZ_POISON, "a tile of 0 keys: dst[0] written");
+    ex05_tile_scatter(t3, 0, base, 5, 4, 3, &one);
+    cr_assert_eq(one, SZ_POISON);
+}
+
+Test(ex05_offsets, counts_past_2_32)
+{
+    /* 3 digits x 2 tiles of 2^32 - 1 keys each: bases past 32 bits */
+    uint32_t c[6];
+    static const uint32_t dg[3] = {2, 2, 0};
+    size_t base[6], want[6], dst[3], i, tot;
+    for (i = 0; i < 6; i++) {
+        c[i] = 0xFFFFFFFFu;
+        want[i] = i * (size_t)0xFFFFFFFFu;
+    }
+    poison_sz(base, 6);
+    tot = ex05_scatter_bases(c, 3, 2, base);
+    cr_assert_eq(tot, 6 * (size_t)0xFFFFFFFFu, "total of 6 x (2^32 - 1) keys: %zu, want %zu (sum in size_t)", tot,
+                 6 * (size_t)0xFFFFFFFFu);
+    expect_sz(base, want, 6, "3 x 2 counts of 2^32 - 1");
+    poison_sz(dst, 3);
+    ex05_tile_scatter(dg, 3, base, 3, 2, 1, dst);
+    cr_assert(dst[0] == want[5] && dst[1] == want[5] + 1 && dst[2] == want[1],
+              "tile 1, digits 2 2 0: dst %zu %zu %zu, want %zu %zu %zu", dst[0], dst[1], dst[2], want[5], want[5] + 1,
+              want[1]);
+}
+
+/* -------------------------------------------------------- ex05_tile_rank */
+
+/* ex05_tile_rank (GPU): tr_digit, tr_warp_rank, tr_block_offsets in
+ * $(IMPL)/05-radix-sort/radix_tile_rank.cuh, run by ex05_rank_tiles (ex05_rank.cu) */
+TestSuite(ex05_tile_rank, .timeout = KIT_GPU_TIMEOUT);
+
+#define TILE ((size_t)EX05_RANK_TILE)
+static const size_t rank_sizes[] = {1, 31, 33, 1023, TILE, (1u << 20) + 7};
+#define NRSIZES (sizeof rank_sizes / sizeof *rank_sizes)
+
+/* rank of every key in its tile, by a counting sort per tile */
+static void rank_cpu(const uint32_t *keys, size_t n, int shift, int bits, uint32_t *rank)
+{
+    const uint32_t mask = (1u << bits) - 1u;
+    size_t lo, i;
+    for (lo = 0; lo < n; lo += TILE) {
+        const size_t hi = n - lo < TILE ? n : lo + TILE;
+        uint32_t start[256] = {0}, s = 0, d;
+        for (i = lo; i < hi; i++) start[(keys[i] >> shift) & mask]++;
+        for (d = 0; d <= mask; d++) {
+            const uint32_t c = start[d];
+            start[d] = s;
+            s += c;
+        }
+        for (i = lo; i < hi; i++) rank[i] = start[(keys[i] >> shift) & mask]++;
+    }
+}
+
+#define GUARD 64
+
+/* ranks from the GPU vs rank_cpu; keys past n in the device buffer are zero (digit 0): a
+ * kernel that ranks them as keys moves the others' ranks; nothing past rank[n - 1] written */
+static void expect_ranks(const uint32_t *keys, size_t n, int shift, int bits, const char *input)
+{
+    uint32_t *want = malloc(n * sizeof *want), *got = malloc((n + GUARD) * sizeof *got);
+    uint32_t *d_keys = NULL, *d_rank = NULL;
+    const size_t padded = (n + TILE - 1) / TILE * TILE + GUARD;
+    char msg[KIT_MSG];
+    cr_assert(want && got);
+    rank_cpu(keys, n, shift, bits, want);
+    cr_assert_eq(cudaMalloc((void **)&d_keys, padded * 4), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_rank, (n + GUARD) * 4), cudaSuccess);
+    cr_assert_eq(cudaMemset(d_keys, 0, padded * 4), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_keys, keys, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(kit_poison(d_rank, (n + GUARD) * 4, 0), cudaSuccess);
+    cr_assert_eq(ex05_rank_tiles(d_keys, d_rank, n, shift, bits, 0), cudaSuccess, "n=%zu shift=%d bits=%d: launch",
+                 n, shift, bits);
+    {
+        const cudaError_t e = cudaDeviceSynchronize();
+        cr_assert_eq(e, cudaSuccess, "n=%zu shift=%d bits=%d %s: the kernel failed: %s", n, shift, bits, input,
+                     cudaGetErrorString(e));
+    }
+    cr_assert_eq(kit_fetch(got, d_rank, (n + GUARD) * 4, 0), cudaSuccess);
+    cr_assert(kit_cmp_u32(got, want, n, msg, sizeof msg), "n=%zu shift=%d bits=%d %s (tiles of %zu keys): ranks %s",
+              n, shift, bits, input, TILE, msg);
+    cr_assert(kit_all_poison_u32(got + n, GUARD, msg, sizeof msg), "n=%zu: written past rank[n - 1]: %s", n, msg);
+    cudaFree(d_keys);
+    cudaFree(d_rank);
+    free(want);
+    free(got);
+}
+
+/* every size of rank_sizes (or the first nsizes), on pattern p, at (shift, bits) */
+static void expect_pattern(kit_pattern p, const size_t *sizes, size_t nsizes, int shift, int bits, uint64_t seed)
+{
+    size_t k;
+    for (k = 0; k < nsizes; k++) {
+        const size_t n = sizes[k];
+        uint32_t *keys = malloc(n * sizeof *keys);
+        cr_assert(keys);
+        kit_fill_u32(keys, n, p, seed + k);
+        expect_ranks(keys, n, shift, bits, kit_pattern_name(p));
+        free(keys);
+    }
+}
+
+Test(ex05_tile_rank, uniform_4bit)
+{
+    static const int shifts[] = {0, 8, 24};
+    int s;
+    KIT_REQUIRE_GPU();
+    for (s = 0; s < 3; s++) expect_pattern(KIT_UNIFORM, rank_sizes, NRSIZES, shifts[s], 4, 100 + 10 * s);
+}
+
+Test(ex05_tile_rank, bits_1_and_8)
+{
+    static const int shifts[] = {0, 8, 24};
+    int s;
+    KIT_REQUIRE_GPU();
+    for (s = 0; s < 3; s++) {
+        expect_pattern(KIT_UNIFORM, rank_sizes, NRSIZES, shifts[s], 1, 200 + 10 * s);
+        expect_pattern(KIT_UNIFORM, rank_sizes, NRSIZES, shifts[s], 8, 300 + 10 * s);
+    }
+    expect_pattern(KIT_UNIFORM, rank_sizes, NRSIZES, 31, 1, 400); /* the top bit */
+}
+
+Test(ex05_tile_rank, skewed_inputs)
+{
+    /* all keys equal (one digit: ranks 0, 1, 2, ... per tile), sorted, few distinct, low entropy */
+    static const kit_pattern pats[] = {KIT_IDENTICAL, KIT_SORTED, KIT_REVERSE, KIT_FEW_UNIQUE, KIT_LOW_ENTROPY};
+    static const int shifts[] = {0, 8, 24}, bits[] = {1, 4, 8};
+    size_t p;
+    int s, b;
+    KIT_REQUIRE_GPU();
+    for (p = 0; p < sizeof pats / sizeof *pats; p++)
+        for (s = 0; s < 3; s++)
+            for (b = 0; b < 3; b++) expect_pattern(pats[p], rank_sizes, NRSIZES, shifts[s], bits[b], 600 + 7 * p);
+}
+
+Test(ex05_tile_rank, partial_tiles)
+{
+    static const size_t sizes[] = {TILE - 1, TILE + 1, 2 * TILE + 33, 5 * TILE - 5, 3 * TILE};
+    const size_t ns = sizeof sizes / sizeof *sizes;
+    KIT_REQUIRE_GPU();
+    /* the launcher's argument checks (plumbing), then odd shapes around tile boundaries */
+    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 0, 0, 4, 0), cudaSuccess, "n = 0 does nothing");
+    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 0, 0, 0), cudaErrorInvalidValue, "bits = 0");
+    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 0, 9, 0), cudaErrorInvalidValue, "bits = 9");
+    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 25, 8, 0), cudaErrorInvalidValue, "shift + bits = 33");
+    expect_pattern(KIT_UNIFORM, sizes, ns, 24, 8, 700);
+    expect_pattern(KIT_UNIFORM, sizes, ns, 5, 3, 710); /* a digit across a byte boundary */
+    expect_pattern(KIT_UNIFORM, sizes, ns, 29, 3, 720);
+    expect_pattern(KIT_FEW_UNIQUE, sizes, ns, 0, 8, 730);
+}

@@ -1,0 +1,304 @@
+/* test_05_radix_sort.c - chapter 05: the CPU baselines and key images (CPU), every step of
+ * the 32-bit and 64-bit ladders against the CPU sort for every size x input x key type it
+ * claims, keys and pairs (values = input index: stability is asserted by equality), bit
+ * ranges, the tuning tables, and the contract suite. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "radix.h"
+#include "radix_problem.h"
+#include "kit_test.h"
+
+/* ------------------------------------------------------------------ CPU */
+
+TestSuite(ch05_cpu, .timeout = KIT_CPU_TIMEOUT);
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+Test(ch05_cpu, images_order_floats_and_ints)
+{
+    /* ascending in the documented order: -NaN, -inf, -1, -tiny, -0.0, +0.0, tiny, 1, inf, NaN */
+    const uint32_t f[] = {0xFFC00000u, 0xFF800000u, fbits(-1.0f), 0x80000001u, 0x80000000u,
+                          0x00000000u, 0x00000001u, fbits(1.0f), 0x7F800000u, 0x7FC00000u};
+    const uint32_t s[] = {0x80000000u /* INT_MIN */, 0xFFFFFFFFu /* -1 */, 0u, 1u, 0x7FFFFFFFu};
+    size_t i;
+    for (i = 0; i + 1 < sizeof f / sizeof *f; i++)
+        cr_assert_lt(radix_image32(f[i], RADIX_F32), radix_image32(f[i + 1], RADIX_F32), "f32 at %zu", i);
+    for (i = 0; i + 1 < sizeof s / sizeof *s; i++)
+        cr_assert_lt(radix_image32(s[i], RADIX_I32), radix_image32(s[i + 1], RADIX_I32), "i32 at %zu", i);
+    for (i = 0; i < sizeof f / sizeof *f; i++) {
+        cr_assert_eq(radix_unimage32(radix_image32(f[i], RADIX_F32), RADIX_F32), f[i]);
+        cr_assert_eq(radix_unimage32(radix_image32(f[i], RADIX_I32), RADIX_I32), f[i]);
+    }
+}
+
+Test(ch05_cpu, lsd_is_stable_by_hand)
+{
+    /* keys by their low 4 bits (bits [0, 4)): 0x13 and 0x03 tie, so do 0x21 and 0x01 */
+    const uint32_t k[6] = {0x13, 0x21, 0x03, 0x02, 0x01, 0x10};
+    const uint32_t v[6] = {0, 1, 2, 3, 4, 5};
+    const uint32_t wk[6] = {0x10, 0x21, 0x01, 0x02, 0x13, 0x03}, wv[6] = {5, 1, 4, 3, 0, 2};
+    uint32_t ok[6], ov[6], tk[6], tv[6];
+    int bits;
+    for (bits = 4; bits <= 8; bits += 4) {
+        radix_cpu_lsd(k, ok, v, ov, 6, RADIX_U32, 0, 4, bits, tk, tv);
+        cr_assert_arr_eq(ok, wk, sizeof wk, "keys, %d-bit digits", bits);
+        cr_assert_arr_eq(ov, wv, sizeof wv, "values, %d-bit digits", bits);
+    }
+    cr_assert_eq(radix_cpu_qsort(k, ok, v, ov, 6, RADIX_U32, 0, 4), 0);
+    cr_assert_arr_eq(ok, wk, sizeof wk, "qsort keys");
+    cr_assert_arr_eq(ov, wv, sizeof wv, "qsort values");
+}
+
+/* the three CPU sorts agree on every input, type, size and bit range, and the result is
+ * ordered by the image bits */
+static void cpu_agree(const kit_problem *P, int type, size_t n, int b, int e, const char *input)
+{
+    kit_shape sh = kit_shape_default(P, n);
+    const radix_problem_arg *a = (const radix_problem_arg *)P->arg;
+    const size_t kb = (size_t)radix_key_bytes(type);
+    kit_host h;
+    void *k4 = malloc(n * kb + 8), *k8 = malloc(n * kb + 8), *kq = malloc(n * kb + 8), *tk = malloc(n * kb + 8);
+    uint32_t *v4 = malloc(n * 4 + 4), *v8 = malloc(n * 4 + 4), *vq = malloc(n * 4 + 4), *tv = malloc(n * 4 + 4);
+    size_t i;
+    cr_assert(k4 && k8 && kq && tk && v4 && v8 && vq && tv);
+    if (a->type_axis >= 0) sh.v[a->type_axis] = type;
+    sh.v[a->pairs_axis] = 1;
+    sh.v[a->begin_axis] = b;
+    sh.v[a->end_axis] = e;
+    memset(&h, 0, sizeof h);
+    h.buf[RADIX_BUF_KEYS] = malloc(n * kb + 8);
+    h.buf[RADIX_BUF_VALS] = malloc(n * 4 + 4);
+    cr_assert(h.buf[0] && h.buf[1]);
+    radix_fill(P, &h, &sh, kit_input_find(P, input), 7 + n);
+    radix_cpu_lsd(h.buf[0], k4, h.buf[1], v4, n, type, b, e, 4, tk, tv);
+    radix_cpu_lsd(h.buf[0], k8, h.buf[1], v8, n, type, b, e, 8, tk, tv);
+    cr_assert_eq(radix_cpu_qsort(h.buf[0], kq, h.buf[1], vq, n, type, b, e), 0);
+    cr_assert(n == 0 || memcmp(k4, k8, n * kb) == 0, "lsd4 vs lsd8 keys: %s n=%zu bits %d..%d", input, n, b, e);
+    cr_assert(n == 0 || memcmp(k4, kq, n * kb) == 0, "lsd4 vs qsort keys: %s n=%zu", input, n);
+    cr_assert(n == 0 || memcmp(v4, v8, n * 4) == 0, "lsd4 vs lsd8 values: %s n=%zu", input, n);
+    cr_assert(n == 0 || memcmp(v4, vq, n * 4) == 0, "lsd4 vs qsort values: %s n=%zu", input, n);
+    for (i = 1; i < n; i++) { /* ordered by the bits, and ties in input order (values = index) */
+        const int w = e - b;
+        const uint64_t m = w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+        uint64_t x, y;
+        if (type == RADIX_U64) {
+            x = ((const uint64_t *)k4)[i - 1] >> b & m;
+            y = ((const uint64_t *)k4)[i] >> b & m;
+        } else {
+            x = (uint64_t)(radix_image32(((const uint32_t *)k4)[i - 1], type) >> b) & m;
+            y = (uint64_t)(radix_image32(((const uint32_t *)k4)[i], type) >> b) & m;
+        }
+        cr_assert(x < y || (x == y && v4[i - 1] < v4[i]), "%s n=%zu: order at %zu", input, n, i);
+    }
+    free(k4), free(k8), free(kq), free(tk), free(v4), free(v8), free(vq), free(tv);
+    free(h.buf[0]), free(h.buf[1]);
+}
+
+Test(ch05_cpu, baselines_agree_on_every_input)
+{
+    static const size_t sizes[] = {0, 1, 2, 31, 33, 1023, 65537};
+    size_t s, x;
+    int t;
+    for (t = 0; t < 3; t++)
+        for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+            for (x = 0; x < RADIX_NINPUTS; x++) cpu_agree(&radix_problem32, t, sizes[s], 0, 32, radix_inputs[x].name);
+    for (x = 0; x < RADIX_NINPUTS; x++) cpu_agree(&radix_problem64, RADIX_U64, 4099, 0, 64, radix_inputs[x].name);
+}
+
+Test(ch05_cpu, baselines_agree_on_bit_ranges)
+{
+    static const int r32[][2] = {{0, 0}, {0, 1}, {3, 17}, {8, 16}, {13, 32}, {31, 32}};
+    static const int r64[][2] = {{0, 0}, {5, 37}, {32, 64}, {63, 64}};
+    size_t j;
+    for (j = 0; j < sizeof r32 / sizeof *r32; j++) {
+        cpu_agree(&radix_problem32, RADIX_U32, 4099, r32[j][0], r32[j][1], "uniform");
+        cpu_agree(&radix_problem32, RADIX_F32, 4099, r32[j][0], r32[j][1], "f32-normal");
+    }
+    for (j = 0; j < sizeof r64 / sizeof *r64; j++)
+        cpu_agree(&radix_problem64, RADIX_U64, 4099, r64[j][0], r64[j][1], "uniform");
+}
+
+Test(ch05_cpu, inputs_are_what_they_say)
+{
+    enum { N = 10001 };
+    kit_host h;
+    kit_shape sh = kit_shape_default(&radix_problem32, N);
+    uint32_t *k = malloc(N * 4), *v = malloc(N * 4);
+    size_t i, t;
+    cr_assert(k && v);
+    memset(&h, 0, sizeof h);
+    h.buf[RADIX_BUF_KEYS] = k;
+    h.buf[RADIX_BUF_VALS] = v;
+    sh.v[1] = 1;
+    for (t = 0; t < 3; t++) {
+        sh.v[0] = (double)t;
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "sorted"), 3);
+        for (i = 1; i < N; i++) cr_assert_leq(radix_image32(k[i - 1], (int)t), radix_image32(k[i], (int)t));
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "reverse"), 3);
+        for (i = 1; i < N; i++) cr_assert_geq(radix_image32(k[i - 1], (int)t), radix_image32(k[i], (int)t));
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "range-256"), 3);
+        for (i = 0; i < N; i++) cr_assert_lt(radix_image32(k[i], (int)t), 256u);
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "identical"), 3);
+        for (i = 0; i < N; i++) cr_assert_eq(k[i], k[0]);
+        for (i = 0; i < N; i++) cr_assert_eq(v[i], (uint32_t)i, "values are the input index");
+    }
+    free(k);
+    free(v);
+}
+
+Test(ch05_cpu, argument_checks)
+{
+    /* fake, never dereferenced device addresses */
+    const void *in = (const void *)(uintptr_t)0x10000, *out = (const void *)(uintptr_t)0x20000;
+    const uint32_t *vi = (const uint32_t *)(uintptr_t)0x30000, *vo = (const uint32_t *)(uintptr_t)0x40000;
+    const void *scr = (const void *)(uintptr_t)0x50000;
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0), cudaSuccess);
+    cr_assert_eq(radix_check((const char *)in + 4, out, vi, vo, 100, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0),
+                 cudaSuccess, "any 4-byte address");
+    cr_assert_eq(radix_check((const char *)in + 2, out, vi, vo, 100, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0),
+                 cudaErrorMisalignedAddress);
+    cr_assert_eq(radix_check((const char *)in + 4, out, vi, vo, 100, RADIX_U64, 0, 64, scr, RADIX_TYPES_ALL, 0),
+                 cudaErrorMisalignedAddress, "u64 keys need 8 bytes");
+    cr_assert_eq(radix_check(in, out, vi + 0, (const uint32_t *)((const char *)vo + 1), 100, RADIX_U32, 0, 32, scr,
+                             RADIX_TYPES32, 0),
+                 cudaErrorMisalignedAddress);
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U32, 0, 32, (const char *)scr + 16, RADIX_TYPES32, 0),
+                 cudaErrorMisalignedAddress, "scratch 256-byte aligned");
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U32, 0, 33, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U32, 5, 4, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U32, -1, 4, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, RADIX_U64, 0, 64, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue,
+                 "a type the step does not take");
+    cr_assert_eq(radix_check(in, out, vi, vo, 100, 7, 0, 32, scr, RADIX_TYPES_ALL, 0), cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, RADIX_MAX_N + 1, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0),
+                 cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, 1000, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 999), cudaErrorInvalidValue);
+}
+
+Test(ch05_cpu, step_tables_are_consistent)
+{
+    size_t l;
+    for (l = 0; l < RADIX_NLADDERS; l++) kit_expect_table(radix_ladders[l]);
+}
+
+/* ------------------------------------------------------------------ GPU */
+
+static const size_t gpu_sizes[] = {0, 1, 2, 31, 33, 1023, (1u << 16) + 1, (1u << 20) + 7, 1u << 24};
+#define NGSIZES (sizeof gpu_sizes / sizeof *gpu_sizes)
+
+typedef struct sort_param {
+    size_t ladder, step;
+    int type, pairs;
+} sort_param;
+
+/* every (ladder, step, type it claims, keys|pairs) of the two main ladders */
+static size_t sort_params(sort_param *out, size_t max)
+{
+    size_t l, i, k = 0;
+    int t, p;
+    for (l = 0; l < RADIX_NMAIN; l++) {
+        const kit_ladder *L = radix_ladders[l];
+        const radix_step *tab = (const radix_step *)L->table;
+        const radix_problem_arg *a = (const radix_problem_arg *)L->P->arg;
+        for (i = 0; i < L->count; i++)
+            for (t = 0; t < RADIX_NTYPES; t++) {
+                if (!(tab[i].types >> t & 1u)) continue;
+                if ((a->key_bytes == 8) != (t == RADIX_U64)) continue;
+                for (p = 0; p < 2 && k < max; p++) out[k++] = (sort_param){l, i, t, p};
+            }
+    }
+    return k;
+}
+
+static kit_shape sort_shape(const kit_problem *P, size_t n, int type, int pairs, int b, int e)
+{
+    const radix_problem_arg *a = (const radix_problem_arg *)P->arg;
+    kit_shape sh = kit_shape_default(P, n);
+    if (a->type_axis >= 0) sh.v[a->type_axis] = type;
+    sh.v[a->pairs_axis] = pairs;
+    sh.v[a->begin_axis] = b;
+    sh.v[a->end_axis] = e;
+    return sh;
+}
+
+ParameterizedTestParameters(ch05_gpu, sorts)
+{
+    static sort_param p[64];
+    const size_t n = sort_params(p, 64);
+    return cr_make_param_array(sort_param, p, n);
+}
+
+/* sizes x every input, full key */
+ParameterizedTest(sort_param *p, ch05_gpu, sorts, .timeout = 600)
+{
+    const kit_ladder *L = radix_ladders[p->ladder];
+    const int bits = radix_key_bits(p->type);
+    size_t s, x;
+    KIT_REQUIRE_GPU();
+    for (s = 0; s < NGSIZES; s++) {
+        const kit_shape sh = sort_shape(L->P, gpu_sizes[s], p->type, p->pairs, 0, bits);
+        if (sh.n > kit_step_max_n(L, p->step)) continue;
+        for (x = 0; x < RADIX_NINPUTS; x++)
+            kit_expect_step(L, p->step, &sh, radix_inputs[x].name, 50 + s);
+    }
+}
+
+ParameterizedTestParameters(ch05_gpu, bit_ranges)
+{
+    static sort_param p[64];
+    const size_t n = sort_params(p, 64);
+    return cr_make_param_array(sort_param, p, n);
+}
+
+/* a few bit ranges (a pass with fewer bits than a digit, none at all, the top bit) */
+ParameterizedTest(sort_param *p, ch05_gpu, bit_ranges, .timeout = 600)
+{
+    static const int r32[][2] = {{0, 0}, {0, 1}, {3, 17}, {8, 16}, {13, 32}, {31, 32}, {0, 31}};
+    static const int r64[][2] = {{0, 0}, {5, 37}, {32, 64}, {63, 64}, {0, 63}};
+    static const size_t sizes[] = {1023, (1u << 20) + 7};
+    const kit_ladder *L = radix_ladders[p->ladder];
+    const int wide = p->type == RADIX_U64;
+    const size_t nr = wide ? sizeof r64 / sizeof *r64 : sizeof r32 / sizeof *r32;
+    size_t j, s;
+    KIT_REQUIRE_GPU();
+    for (j = 0; j < nr; j++)
+        for (s = 0; s < 2; s++) {
+            const int b = wide ? r64[j][0] : r32[j][0], e = wide ? r64[j][1] : r32[j][1];
+            const kit_shape sh = sort_shape(L->P, sizes[s], p->type, p->pairs, b, e);
+            kit_expect_step(L, p->step, &sh, "uniform", 70 + j);
+            kit_expect_step(L, p->step, &sh, p->type == RADIX_F32 ? "f32-normal" : "low-entropy", 80 + j);
+        }
+}
+
+/* the tuning tables: every variant at the odd sizes, every input (keys, u32) */
+KIT_TABLE_TEST(ch05_gpu, srts_variants, radix_srts_ladder)
+KIT_TABLE_TEST(ch05_gpu, rowdask_variants, radix_rowdask_ladder)
+KIT_TABLE_TEST(ch05_gpu, onesweep_variants, radix_onesweep_ladder)
+
+/* ... and pairs of f32 keys */
+static void table_pairs(const kit_ladder *L)
+{
+    size_t i, s;
+    for (i = 0; i < L->count; i++)
+        for (s = 0; s < kit_tuning_nsizes; s++) {
+            const kit_shape sh = sort_shape(L->P, kit_tuning_sizes[s], RADIX_F32, 1, 0, 32);
+            kit_expect_step(L, i, &sh, "f32-normal", 90 + s);
+        }
+}
+Test(ch05_gpu, tuning_tables_pairs_f32)
+{
+    KIT_REQUIRE_GPU();
+    table_pairs(&radix_srts_ladder);
+    table_pairs(&radix_rowdask_ladder);
+    table_pairs(&radix_onesweep_ladder);
+}
+
+/* ------------------------------------------------------------- contract */
+
+KIT_CONTRACT_TESTS(ch05_contract, radix_ladders, RADIX_NLADDERS, RADIX_NMAIN)
