@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "kit_cuda.cuh"
 #include "radix.h"
 
@@ -112,6 +114,68 @@ static inline cudaError_t radix_copy_through(const void *keys_in, void *keys_out
 {
     KIT_TRY(cudaMemcpyAsync(keys_out, keys_in, n * (size_t)radix_key_bytes(type), cudaMemcpyDeviceToDevice, s));
     if (vals_in) KIT_TRY(cudaMemcpyAsync(vals_out, vals_in, n * 4, cudaMemcpyDeviceToDevice, s));
+    return cudaSuccess;
+}
+
+/* The start of every step's run: radix.h's checks, then the cases with nothing to sort (n = 0,
+ * and an empty bit range: a copy).  *work = 1 when the step has passes to run. */
+static inline cudaError_t radix_begin(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                      uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+                                      const void *scratch, unsigned types, size_t max_n, cudaStream_t s,
+                                      int *work)
+{
+    *work = 0;
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, types,
+                        max_n));
+    if (n == 0) return cudaSuccess;
+    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    *work = 1;
+    return cudaSuccess;
+}
+
+/* f(kt) with the run-time key type as a compile-time constant (kt: std::integral_constant<int, KT>),
+ * for the types of the mask TYPES; for another type, `other` */
+template <unsigned TYPES, class R, class F>
+static inline R radix_on_type(int type, R other, F f)
+{
+    if constexpr ((TYPES >> RADIX_U32) & 1u)
+        if (type == RADIX_U32) return f(std::integral_constant<int, RADIX_U32>{});
+    if constexpr ((TYPES >> RADIX_I32) & 1u)
+        if (type == RADIX_I32) return f(std::integral_constant<int, RADIX_I32>{});
+    if constexpr ((TYPES >> RADIX_F32) & 1u)
+        if (type == RADIX_F32) return f(std::integral_constant<int, RADIX_F32>{});
+    if constexpr ((TYPES >> RADIX_U64) & 1u)
+        if (type == RADIX_U64) return f(std::integral_constant<int, RADIX_U64>{});
+    return other;
+}
+
+/* the same for a run: another type is cudaErrorInvalidValue */
+template <unsigned TYPES, class F>
+static inline cudaError_t radix_dispatch_type(int type, F f)
+{
+    return radix_on_type<TYPES>(type, cudaErrorInvalidValue, f);
+}
+
+/* f(kt, pairs): the key type and keys-only / pairs (std::bool_constant) as compile-time constants */
+template <unsigned TYPES, class F>
+static inline cudaError_t radix_dispatch(int type, bool pairs, F f)
+{
+    return radix_dispatch_type<TYPES>(type, [&](auto kt) {
+        return pairs ? f(kt, std::true_type{}) : f(kt, std::false_type{});
+    });
+}
+
+/* The dynamic shared memory limit of a kernel, raised where it passes 48 KB: once per kernel
+ * (done_dev: a static of the caller's instantiation) and device. */
+template <class F>
+static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
+{
+    int dev = 0;
+    if (smem <= 48 * 1024) return cudaSuccess;
+    KIT_TRY(cudaGetDevice(&dev));
+    if (*done_dev == dev + 1) return cudaSuccess;
+    KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    *done_dev = dev + 1;
     return cudaSuccess;
 }
 

@@ -254,18 +254,15 @@ extern "C" cudaError_t radix_s1_satish(const void *keys_in, void *keys_out, cons
                                        uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                        void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES32, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES32, 0, s, &work));
+    if (!work) return cudaSuccess;
     /* the type picks the instantiation (the image is then one or two ALU operations) */
-#define S1_RUN(KT) s1_run<KT>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s)
-    switch (type) {
-    case RADIX_U32: return S1_RUN(RADIX_U32);
-    case RADIX_I32: return S1_RUN(RADIX_I32);
-    default: return S1_RUN(RADIX_F32);
-    }
-#undef S1_RUN
+    return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
+        return s1_run<decltype(kt)::value>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit,
+                                           scratch, s);
+    });
 }
 
 KIT_DESCRIBE(radix_s1_describe, (s1_scatter_kernel<RADIX_U32, false>), S1_TBS, 0)

@@ -372,21 +372,14 @@ template <int BITS>
 static cudaError_t srts_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                             size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES32, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
-#define S2_SORT(KT)                                                                               \
-    (vals_in ? srts_sort<KT, BITS, true>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, \
-                                         scratch, s)                                              \
-             : srts_sort<KT, BITS, false>(keys_in, keys_out, NULL, NULL, n, begin_bit, end_bit, scratch, s))
-    switch (type) {
-    case RADIX_U32: return S2_SORT(RADIX_U32);
-    case RADIX_I32: return S2_SORT(RADIX_I32);
-    case RADIX_F32: return S2_SORT(RADIX_F32);
-    default: return cudaErrorInvalidValue;
-    }
-#undef S2_SORT
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES32, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch<RADIX_TYPES32>(type, vals_in != NULL, [&](auto kt, auto pairs) {
+        return srts_sort<decltype(kt)::value, BITS, decltype(pairs)::value>(keys_in, keys_out, vals_in, vals_out,
+                                                                             n, begin_bit, end_bit, scratch, s);
+    });
 }
 
 template <int BITS>

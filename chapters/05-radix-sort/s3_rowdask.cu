@@ -428,22 +428,14 @@ static cudaError_t rd_passes(const radix_plan &pl, size_t n, unsigned m, uint32_
     return cudaSuccess;
 }
 
-template <int KT, int NWARPS, int NWORK>
-static cudaError_t rd_dispatch_pairs(const radix_plan &pl, bool pairs, size_t n, unsigned m, uint32_t *counts,
-                                     void *scan_scratch, cudaStream_t s)
-{
-    if (pairs) return rd_passes<KT, NWARPS, NWORK, true>(pl, n, m, counts, scan_scratch, s);
-    return rd_passes<KT, NWARPS, NWORK, false>(pl, n, m, counts, scan_scratch, s);
-}
-
 template <int NWARPS, int NWORK>
 static cudaError_t rd_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES32, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES32, 0, s, &work));
+    if (!work) return cudaSuccess;
     const unsigned m = kit_blocks_for(n, rd_shape<NWARPS, NWORK>::DBS);
     if (!m) return cudaErrorInvalidValue;
     const size_t rows_max = rd_rows_max<NWARPS, NWORK>(n);
@@ -455,12 +447,10 @@ static cudaError_t rd_run(const void *keys_in, void *keys_out, const uint32_t *v
     radix_plan pl;
     radix_make_plan(&pl, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit,
                     RD_DIGIT_BITS);
-    const bool pairs = vals_in != NULL;
-    if (type == RADIX_I32)
-        return rd_dispatch_pairs<RADIX_I32, NWARPS, NWORK>(pl, pairs, n, m, counts, scan_scratch, s);
-    if (type == RADIX_F32)
-        return rd_dispatch_pairs<RADIX_F32, NWARPS, NWORK>(pl, pairs, n, m, counts, scan_scratch, s);
-    return rd_dispatch_pairs<RADIX_U32, NWARPS, NWORK>(pl, pairs, n, m, counts, scan_scratch, s);
+    return radix_dispatch<RADIX_TYPES32>(type, vals_in != NULL, [&](auto kt, auto pairs) {
+        return rd_passes<decltype(kt)::value, NWARPS, NWORK, decltype(pairs)::value>(pl, n, m, counts,
+                                                                                     scan_scratch, s);
+    });
 }
 
 template <int NWARPS, int NWORK>

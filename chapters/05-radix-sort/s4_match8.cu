@@ -149,25 +149,8 @@ static size_t s4_scratch_t(size_t n, int pairs)
 
 extern "C" size_t radix_s4_match8_scratch(size_t n, int type, int pairs)
 {
-    switch (type) {
-    case RADIX_U32: return s4_scratch_t<RADIX_U32>(n, pairs);
-    case RADIX_I32: return s4_scratch_t<RADIX_I32>(n, pairs);
-    case RADIX_F32: return s4_scratch_t<RADIX_F32>(n, pairs);
-    default: return s4_scratch_t<RADIX_U64>(n, pairs);
-    }
-}
-
-/* the dynamic shared memory limit, raised once per kernel and device where it passes 48 KB */
-template <class F>
-static cudaError_t s4_smem_attr(F *kernel, size_t smem, int *done_dev)
-{
-    int dev = 0;
-    if (smem <= 48 * 1024) return cudaSuccess;
-    KIT_TRY(cudaGetDevice(&dev));
-    if (*done_dev == dev + 1) return cudaSuccess;
-    KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    *done_dev = dev + 1;
-    return cudaSuccess;
+    return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0,
+                                          [&](auto kt) { return s4_scratch_t<decltype(kt)::value>(n, pairs); });
 }
 
 template <int KT, bool PAIRS>
@@ -186,7 +169,7 @@ static cudaError_t s4_sort(const void *keys_in, void *keys_out, const uint32_t *
     void *scan_scratch = radix_take(&c, blk_scan_u32_scratch(entries));
     radix_plan pl;
     if (!grid) return cudaErrorInvalidValue;
-    KIT_TRY(s4_smem_attr(s4_scatter_kernel<KT, PAIRS>, smem, &attr_dev));
+    KIT_TRY(radix_smem_attr(s4_scatter_kernel<KT, PAIRS>, smem, &attr_dev));
     radix_make_plan(&pl, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit,
                     S4_DBITS);
     for (int p = 0; p < pl.passes; p++) {
@@ -202,33 +185,18 @@ static cudaError_t s4_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <int KT>
-static cudaError_t s4_sort_t(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                             size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
-{
-    if (vals_in)
-        return s4_sort<KT, true>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-    return s4_sort<KT, false>(keys_in, keys_out, NULL, NULL, n, begin_bit, end_bit, scratch, s);
-}
-
 extern "C" cudaError_t radix_s4_match8(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                        uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                        void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
-    switch (type) {
-    case RADIX_U32:
-        return s4_sort_t<RADIX_U32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-    case RADIX_I32:
-        return s4_sort_t<RADIX_I32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-    case RADIX_F32:
-        return s4_sort_t<RADIX_F32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-    default:
-        return s4_sort_t<RADIX_U64>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-    }
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
+        return s4_sort<decltype(kt)::value, decltype(pairs)::value>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                    begin_bit, end_bit, scratch, s);
+    });
 }
 
 KIT_DESCRIBE(radix_s4_describe, (s4_scatter_kernel<RADIX_U32, false>), S4_TBS, (s4_smem<RADIX_U32, false>()))

@@ -363,25 +363,9 @@ static size_t os_scratch_t(size_t n, int pairs)
 template <int TBS, int KPT4, int DBITS>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
-    switch (type) {
-    case RADIX_U32: return os_scratch_t<RADIX_U32, TBS, KPT4, DBITS>(n, pairs);
-    case RADIX_I32: return os_scratch_t<RADIX_I32, TBS, KPT4, DBITS>(n, pairs);
-    case RADIX_F32: return os_scratch_t<RADIX_F32, TBS, KPT4, DBITS>(n, pairs);
-    default: return os_scratch_t<RADIX_U64, TBS, KPT4, DBITS>(n, pairs);
-    }
-}
-
-/* the dynamic shared memory limit, raised once per kernel and device where it passes 48 KB */
-template <class F>
-static cudaError_t os_smem_attr(F *kernel, size_t smem, int *done_dev)
-{
-    int dev = 0;
-    if (smem <= 48 * 1024) return cudaSuccess;
-    KIT_TRY(cudaGetDevice(&dev));
-    if (*done_dev == dev + 1) return cudaSuccess;
-    KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    *done_dev = dev + 1;
-    return cudaSuccess;
+    return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
+        return os_scratch_t<decltype(kt)::value, TBS, KPT4, DBITS>(n, pairs);
+    });
 }
 
 template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
@@ -404,7 +388,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     const unsigned hist_grid = (unsigned)(hist_chunks < hist_most ? hist_chunks : hist_most);
     radix_plan rp;
     if (sms <= 0) return cudaErrorInvalidConfiguration;
-    KIT_TRY(os_smem_attr(os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY>, smem, &attr_dev));
+    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY>, smem, &attr_dev));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
@@ -429,39 +413,18 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <int KT, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
-static cudaError_t os_sort_t(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                             size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
-{
-    if (vals_in)
-        return os_sort<KT, true, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                  begin_bit, end_bit, scratch, s);
-    return os_sort<KT, false, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, NULL, NULL, n, begin_bit,
-                                                               end_bit, scratch, s);
-}
-
 template <int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
-    switch (type) {
-    case RADIX_U32:
-        return os_sort_t<RADIX_U32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                    begin_bit, end_bit, scratch, s);
-    case RADIX_I32:
-        return os_sort_t<RADIX_I32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                    begin_bit, end_bit, scratch, s);
-    case RADIX_F32:
-        return os_sort_t<RADIX_F32, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                    begin_bit, end_bit, scratch, s);
-    default:
-        return os_sort_t<RADIX_U64, TBS, KPT4, DBITS, MATCH, EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                    begin_bit, end_bit, scratch, s);
-    }
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
+        return os_sort<decltype(kt)::value, decltype(pairs)::value, TBS, KPT4, DBITS, MATCH, EARLY>(
+            keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+    });
 }
 
 /* the main kernel: one pass over u32 keys, keys only */

@@ -23,6 +23,24 @@
 
 /* ------------------------------------------------------------------- CUB */
 
+/* the C type CUB sorts for each key type (it transforms signed and float keys itself) */
+template <int KT>
+struct cub_key {
+    typedef uint32_t type;
+};
+template <>
+struct cub_key<RADIX_I32> {
+    typedef int32_t type;
+};
+template <>
+struct cub_key<RADIX_F32> {
+    typedef float type;
+};
+template <>
+struct cub_key<RADIX_U64> {
+    typedef unsigned long long type;
+};
+
 template <class K>
 static cudaError_t cub_call(void *tmp, size_t &bytes, const K *ki, K *ko, const uint32_t *vi, uint32_t *vo,
                             size_t n, int b, int e, cudaStream_t s)
@@ -34,14 +52,10 @@ static cudaError_t cub_call(void *tmp, size_t &bytes, const K *ki, K *ko, const 
 static cudaError_t cub_any(void *tmp, size_t &bytes, const void *ki, void *ko, const uint32_t *vi, uint32_t *vo,
                            size_t n, int type, int b, int e, cudaStream_t s)
 {
-    switch (type) {
-    case RADIX_U32: return cub_call(tmp, bytes, (const uint32_t *)ki, (uint32_t *)ko, vi, vo, n, b, e, s);
-    case RADIX_I32: return cub_call(tmp, bytes, (const int32_t *)ki, (int32_t *)ko, vi, vo, n, b, e, s);
-    case RADIX_F32: return cub_call(tmp, bytes, (const float *)ki, (float *)ko, vi, vo, n, b, e, s);
-    case RADIX_U64:
-        return cub_call(tmp, bytes, (const unsigned long long *)ki, (unsigned long long *)ko, vi, vo, n, b, e, s);
-    default: return cudaErrorInvalidValue;
-    }
+    return radix_dispatch_type<RADIX_TYPES_ALL>(type, [&](auto kt) {
+        typedef typename cub_key<decltype(kt)::value>::type K;
+        return cub_call(tmp, bytes, (const K *)ki, (K *)ko, vi, vo, n, b, e, s);
+    });
 }
 
 static cudaError_t cub_allotment(size_t n, int type, int pairs, size_t &most)
@@ -80,10 +94,10 @@ extern "C" cudaError_t radix_yard_cub(const void *keys_in, void *keys_out, const
     static kit_bytes_memo allot_memo[RADIX_NTYPES][2], need_memo[RADIX_NTYPES][2];
     size_t allot = 0, need = 0;
     const int pairs = vals_in != NULL;
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
     if (scratch == NULL) return cudaErrorInvalidValue; /* CUB would take it for a size query */
     KIT_TRY(kit_memo_bytes(allot_memo[type][pairs], n, 0x100u,
                            [&](size_t &b) { return cub_allotment(n, type, pairs, b); }, allot));
@@ -163,16 +177,13 @@ extern "C" cudaError_t radix_yard_thrust(const void *keys_in, void *keys_out, co
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0));
-    if (n == 0) return cudaSuccess;
-    if (begin_bit == end_bit) return radix_copy_through(keys_in, keys_out, vals_in, vals_out, n, type, s);
-    switch (type) {
-    case RADIX_U32: return thrust_call<uint32_t, RADIX_U32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, s);
-    case RADIX_I32: return thrust_call<int32_t, RADIX_I32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, s);
-    case RADIX_F32: return thrust_call<float, RADIX_F32>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, s);
-    default:
-        return thrust_call<unsigned long long, RADIX_U64>(keys_in, keys_out, vals_in, vals_out, n, begin_bit,
-                                                          end_bit, s);
-    }
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch_type<RADIX_TYPES_ALL>(type, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        return thrust_call<typename cub_key<KT>::type, KT>(keys_in, keys_out, vals_in, vals_out, n, begin_bit,
+                                                           end_bit, s);
+    });
 }
