@@ -64,7 +64,8 @@ awk -F'\t' 'NR > 1 { split($1, p, "::"); gpu = p[1] == "ex01_block_dask"
   tests/points.tsv >"$tmp/unit.tsv"
 tools/grade.sh "$tmp/unit.tsv" tests/points.tsv "$tmp/unit.json" >"$tmp/unit.txt"
 order=$(awk 'NR > 2 && /^ex/ { c = substr($1, 3, 2); if (c != last) printf "%s ", c; last = c }' "$tmp/unit.txt")
-check "the table lists chapters in order (got: $order)" [ "$order" = "01 02 04 06 " ]
+want_order=$(awk -F'\t' 'NR > 1 { print substr($1, 3, 2) }' tests/points.tsv | sort -u | tr '\n' ' ')
+check "the table lists chapters in order (got: $order, want: $want_order)" [ "$order" = "$want_order" ]
 check "not graded here (no GPU): shown as -/points" has "$tmp/unit.txt" 'ex01_block_dask +whole_blocks +required +-/3 +not graded here \(no GPU\)'
 check "results.json: a not-graded test has max_score 0 and no status" \
   has "$tmp/unit.json" '"name": "ex01_block_dask::whole_blocks", "score": 0, "max_score": 0, "tags"'
