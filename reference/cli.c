@@ -412,6 +412,7 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
         kit_ctx_free(ctx);
         return 1;
     }
+    bytes = kit_ctx_bytes(ctx, 0); /* on this input, when the traffic depends on the data */
     printf("Chapter %s (%s), %s, on %s, n = %s%s%s, input %s, %.2f MB moved per run by the first "
            "step; cudaMemcpy D2D = %.0f GB/s\n\n",
            c->id, c->title, L->title, d->name, kit_size_str(sh->n, sz, sizeof sz),
@@ -458,7 +459,7 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
                 snprintf(occ, sizeof occ, "%d", blocks);
         }
         cudaGetLastError();
-        gbps = L->bytes(L, i, sh) / (ms * 1e6);
+        gbps = kit_ctx_bytes(ctx, i) / (ms * 1e6);
         if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / ms);
         if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / ms);
         printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8s %4s %7s %6s %-8s %s\n", si->name, ms, gbps,

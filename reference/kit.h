@@ -309,6 +309,11 @@ struct kit_ladder {
     void (*reference)(const kit_ladder *L, size_t i, kit_host *want, const kit_shape *sh);
     double budget_ms;    /* bench: skip a step whose run would take longer (0: never) */
     const void *arg;     /* the ladder's own data */
+    /* bytes step i must move when that depends on the data, not only on the shape (a
+     * compaction writes what it selects): from the inputs and the reference outputs in want.
+     * NULL: bytes().  Rows, the demo and the CPU rows use it (kit_ctx_bytes); bytes() stays
+     * the shape-only estimate (rotations, an upper bound is fine). */
+    double (*bytes_data)(const kit_ladder *L, size_t i, const kit_shape *sh, const kit_host *want);
 };
 
 /* The kit's word patterns (kit_pattern) as named inputs, arg = the pattern, in enum order. */
@@ -352,6 +357,9 @@ cudaError_t kit_ctx_use(kit_ctx *c, const kit_ladder *L);
 cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
 /* Enqueue phase ph of step i on rotation rep % rot (no checks). */
 cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s);
+/* Bytes step i of the context's ladder must move on the context's data: bytes_data() on
+ * the inputs and the reference when the ladder has one, else bytes() of the shape. */
+double kit_ctx_bytes(const kit_ctx *c, size_t i);
 /* Run CPU baseline v once on the host inputs; time it (at most reps runs or max_s seconds). */
 void kit_ctx_cpu(kit_ctx *c, int v);
 void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t);

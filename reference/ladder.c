@@ -129,6 +129,12 @@ struct kit_ctx {
 };
 
 kit_host *kit_ctx_inputs(kit_ctx *c) { return &c->got; }
+
+double kit_ctx_bytes(const kit_ctx *c, size_t i)
+{
+    const kit_ladder *L = c->L;
+    return L->bytes_data ? L->bytes_data(L, i, &c->sh, &c->want) : L->bytes(L, i, &c->sh);
+}
 const kit_host *kit_ctx_want(const kit_ctx *c) { return &c->want; }
 
 void kit_ctx_free(kit_ctx *c)
@@ -492,7 +498,7 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
     r.unit = unit;
     r.verified = verified;
     r.n = c->sh.n;
-    r.bytes = L->bytes(L, i, &c->sh);
+    r.bytes = kit_ctx_bytes(c, i);
     r.items = items_of(c->P, &c->sh);
     for (ph = 0; ph < kit_nphases(c->P); ph++) {
         r.phase = kit_phase_name(c->P, ph);
@@ -614,7 +620,7 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
         r.unit = unit;
         r.verified = "ok";
         r.n = c->sh.n;
-        r.bytes = c->L->bytes(c->L, 0, &c->sh);
+        r.bytes = kit_ctx_bytes(c, 0);
         r.items = items_of(P, &c->sh);
         r.t = &t;
         kit_bench_row(b, &r);

@@ -277,6 +277,29 @@ Test(ch00_reference, shapes_inputs_and_host_contexts)
     kit_ctx_free(c);
 }
 
+/* bytes that depend on the data: kit_ctx_bytes asks bytes_data() with the reference, else bytes() */
+static double toy_bytes_data(const kit_ladder *L, size_t i, const kit_shape *sh, const kit_host *want)
+{
+    (void)L;
+    (void)sh;
+    return 1000.0 * (double)i + (double)((const uint32_t *)want->buf[1])[3]; /* from the reference */
+}
+static const kit_ladder toy_data_ladder = {"toy-data", "toy", 1, NULL, &toy, toy_step, toy_bytes, NULL, NULL,
+                                           NULL, 0, NULL, toy_bytes_data};
+
+Test(ch00_reference, bytes_from_the_data)
+{
+    const kit_shape sh = kit_shape_default(&toy, 100);
+    kit_ctx *c = NULL;
+    cr_assert_eq(kit_ctx_new(&toy_ladder, &sh, kit_input_find(&toy, "linear"), 1, 0, &c), cudaSuccess);
+    cr_assert_eq(kit_ctx_bytes(c, 0), 400.0, "no bytes_data: bytes() of the shape");
+    kit_ctx_free(c);
+    cr_assert_eq(kit_ctx_new(&toy_data_ladder, &sh, kit_input_find(&toy, "linear"), 1, 0, &c), cudaSuccess);
+    cr_assert_eq(kit_ctx_bytes(c, 0), 3.0, "bytes_data() reads the reference (best[3] = 3 on linear)");
+    cr_assert_eq(kit_ctx_bytes(c, 2), 2003.0, "bytes_data() gets the step");
+    kit_ctx_free(c);
+}
+
 Test(ch00_reference, gpu_probe_explains_itself)
 {
     char why[KIT_MSG];

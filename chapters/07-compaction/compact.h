@@ -117,6 +117,7 @@ cudaError_t compact_partition_describe(kit_kernel_desc *d);
 cudaError_t compact_unique_describe(kit_kernel_desc *d);
 /* compile-time knobs of the ladder steps, "tbs=128 items=16 ..." */
 extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[];
+extern const char compact_s0_param[], compact_s1_param[], compact_s2_param[], compact_s3_param[];
 
 /* tuning tables (template instantiations with other knobs): the three-phase step over
  * threads per block (the paper's Fig. 10), the single pass over block size x items/thread */
@@ -124,6 +125,85 @@ extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[];
 #define COMPACT_SP_NVARIANTS 6
 extern const compact_step compact_tpb_variants[COMPACT_TPB_NVARIANTS];
 extern const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS];
+
+/* s3's and s4's kernels one at a time, for the phase breakdown (the paper's Fig. 13):
+ * phase 0 counts, 1 scans the counts, 2 writes; phases 0, 1, 2 run in that order on the same
+ * scratch (scratch_bytes of the step) do exactly what the step does, with the same checks.
+ * compact_s4_phase is written with s4 (it is used only when the fast steps are built in). */
+#define COMPACT_PHASE_DECL(NAME)                                                                   \
+    cudaError_t compact_##NAME##_phase(int phase, const uint32_t *in, const uint8_t *flags,         \
+                                       uint64_t threshold, uint32_t *out, uint32_t *count, size_t n, \
+                                       int mode, void *scratch, cudaStream_t s)
+#define COMPACT_NPHASES 3
+COMPACT_PHASE_DECL(s3);
+COMPACT_PHASE_DECL(s4);
+
+/* ------------------------------------------------------- CPU baselines */
+
+/* All return c, the number of elements written to out[0..c) (select, unique) or selected
+ * (partition); mode as the steps take it.  Nothing past what they return is written, except
+ * by the partition, which writes all of out[0..n). */
+
+/* the obvious loop: test each element, append it when it passes */
+size_t compact_cpu_serial(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                          uint32_t *out, size_t n, int mode);
+/* the GPU's shape on one core: count the selected elements of each chunk of
+ * COMPACT_CPU_CHUNK, scan the counts, then write each chunk from its offset with branch-free
+ * stores (every element is stored, the slot advances only for selected ones).  Allocates the
+ * counts (n / COMPACT_CPU_CHUNK words); falls back to the serial loop without memory. */
+#define COMPACT_CPU_CHUNK 4096
+size_t compact_cpu_two_pass(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                            uint32_t *out, size_t n, int mode);
+/* selected elements in input order from out[0], rejected ones in reverse input order from
+ * out[n - 1] down (compact.h's partition); returns the number selected */
+size_t compact_cpu_partition(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                             uint32_t *out, size_t n, int mode);
+/* the elements that differ from their predecessor (in[0] when n > 0), as values or indices
+ * (mode & COMPACT_OUT_MASK; the predicate bit is ignored) */
+size_t compact_cpu_unique(const uint32_t *in, uint32_t *out, size_t n, int mode);
+
+/* ------------------------------------------------------------- inputs */
+
+/* The ladders' predicate: COMPACT_IF with this threshold.  Every input makes its selected
+ * elements < 2^31 and its rejected ones >= 2^31, and flags[i] = (in[i] < 2^31), so IF and
+ * FLAGGED select the same elements. */
+#define COMPACT_THRESHOLD ((uint64_t)1 << 31)
+
+/* the named inputs' generators (kit_input.arg; kit_input.value is the parameter) */
+typedef enum compact_input_kind {
+    COMPACT_IN_P = 0,     /* each element selected with probability value: selected values
+                             uniform in [0, 2^31), rejected ones in [2^31, 2^32) */
+    COMPACT_IN_ONE,       /* exactly one selected element, at a random position ("p=1/n") */
+    COMPACT_IN_RUNS,      /* alternating runs of selected and rejected elements, lengths
+                             uniform in [1, 2L - 1] with means L = 512 value and 512 (1 - value) */
+    COMPACT_IN_SORTED,    /* ascending, each value twice: the selection is a prefix (about half) */
+    COMPACT_IN_DUPS,      /* runs of one random value, lengths uniform in [1, value] */
+    COMPACT_IN_IDENTICAL  /* one random value repeated */
+} compact_input_kind;
+
+/* select and partition: "p=0.50" (the default), "p=0.00" .. "p=1.00" in steps of 0.1,
+ * "p=1/n", "runs-0.50", "sorted", "dups" */
+#define COMPACT_NINPUTS 15
+extern const kit_input compact_inputs[COMPACT_NINPUTS];
+/* unique: "dups" (the default), "dups-long", "identical", "sorted", "p=0.50" (hardly any
+ * equal neighbours) */
+#define COMPACT_UNIQUE_NINPUTS 5
+extern const kit_input compact_unique_inputs[COMPACT_UNIQUE_NINPUTS];
+
+/* in[0..n) (and flags[0..n) when flags is not NULL) for input kind with parameter value */
+void compact_generate(uint32_t *in, uint8_t *flags, size_t n, int kind, double value, uint64_t seed);
+
+/* ---------------------------------------------------- problems, ladders */
+
+/* select (axes pred = if | flagged, out = index | value), partition (the same axes), unique
+ * (axis out), and select split into its three kernels (s3, s4: the phase breakdown) */
+extern const kit_problem compact_select_problem, compact_partition_problem, compact_unique_problem,
+    compact_phases_problem;
+/* the main ladders first: select, partition, unique; then the phase ladder and, when the fast
+ * steps are built in, the tuning tables (tpb, single pass) */
+#define COMPACT_NMAIN 3
+extern const kit_ladder *const compact_ladders[];
+extern const size_t compact_nladders;
 
 #ifdef __cplusplus
 }

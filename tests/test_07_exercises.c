@@ -1,0 +1,453 @@
+/* test_07_exercises.c - chapter 07's exercises: ex07_warp_atomic (the warp-aggregated atomic,
+ * GPU), ex07_phase3 (the three-phase select's phase-3 offsets from ballot masks, CPU),
+ * ex07_scatter (the order-preserving scatter of count / scan / scatter, for select and
+ * partition, CPU).  Every test compares with an independent CPU answer on fixed seeds. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compact.h"
+#include "compact_phase3.h"
+#include "compact_problem.h"
+#include "compact_scatter.h"
+#include "ex07_atomic.h"
+#include "kit_test.h"
+
+#define POISON32 0xA5A5A5A5u
+
+/* ------------------------------------------------------- ex07_warp_atomic */
+
+/* ex07_warp_atomic (GPU): compact_warp_slot in $(IMPL)/07-compaction/compact_warp_atomic.cuh,
+ * run by ex07_warp_slots (ex07_atomic.cu) and by the s2_warp_atomic step */
+TestSuite(ex07_warp_atomic, .timeout = KIT_GPU_TIMEOUT);
+
+/* want[0..n) -> the slots every thread got and the counter's end, from a start value */
+static void warp_slots(const uint8_t *want, size_t n, unsigned start, uint32_t *slot, unsigned *end)
+{
+    uint8_t *d_want = NULL;
+    uint32_t *d_slot = NULL;
+    unsigned *d_counter = NULL;
+    cudaError_t e;
+    cr_assert_eq(cudaMalloc((void **)&d_want, n + 1), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_slot, (n + 1) * 4), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_counter, 4), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_want, want, n, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_counter, &start, 4, cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(kit_poison(d_slot, (n + 1) * 4, 0), cudaSuccess);
+    cr_assert_eq(ex07_warp_slots(d_want, d_slot, d_counter, n, 0), cudaSuccess, "n=%zu: launch", n);
+    e = cudaDeviceSynchronize();
+    cr_assert_eq(e, cudaSuccess, "n=%zu: the kernel failed: %s", n, cudaGetErrorString(e));
+    cr_assert_eq(kit_fetch(slot, d_slot, n * 4, 0), cudaSuccess);
+    cr_assert_eq(kit_fetch(end, d_counter, 4, 0), cudaSuccess);
+    cudaFree(d_want);
+    cudaFree(d_slot);
+    cudaFree(d_counter);
+}
+
+/* The wanting threads' slots are start .. start + count - 1, each once; the counter ends at
+ * start + count; with lanes: within each warp, consecutive and in lane order. */
+static void expect_slots(const uint8_t *want, size_t n, unsigned start, int lanes, const char *what)
+{
+    uint32_t *slot = malloc((n + 1) * sizeof *slot);
+    uint8_t *seen;
+    size_t i, c = 0;
+    unsigned end = 0;
+    cr_assert(slot);
+    for (i = 0; i < n; i++) c += want[i] != 0;
+    warp_slots(want, n, start, slot, &end);
+    cr_assert_eq(end, start + (unsigned)c, "%s, n=%zu: the counter ends at %u, want %u + %zu", what, n, end, start, c);
+    seen = calloc(c + 1, 1);
+    cr_assert(seen);
+    for (i = 0; i < n; i++) {
+        if (!want[i]) {
+            cr_assert_eq(slot[i], POISON32, "%s, n=%zu: thread %zu wanted no slot but wrote one", what, n, i);
+            continue;
+        }
+        cr_assert(slot[i] >= start && slot[i] - start < c, "%s, n=%zu: thread %zu got slot %u, outside [%u, %u)", what,
+                  n, i, slot[i], start, start + (unsigned)c);
+        cr_assert(!seen[slot[i] - start], "%s, n=%zu: slot %u handed out twice (thread %zu)", what, n, slot[i], i);
+        seen[slot[i] - start] = 1;
+    }
+    if (lanes)
+        for (i = 0; i < n; i += 32) { /* warp i / 32: its wanting lanes take consecutive slots */
+            size_t j, prev = SIZE_MAX;
+            for (j = i; j < i + 32 && j < n; j++) {
+                if (!want[j]) continue;
+                if (prev != SIZE_MAX)
+                    cr_assert_eq(slot[j], slot[prev] + 1, "%s: warp %zu: lane %zu got %u after lane %zu's %u", what,
+                                 i / 32, j - i, slot[j], prev - i, slot[prev]);
+                prev = j;
+            }
+        }
+    free(slot);
+    free(seen);
+}
+
+static uint8_t *random_wants(size_t n, unsigned percent, uint64_t seed)
+{
+    uint8_t *w = malloc(n + 1);
+    size_t i;
+    cr_assert(w);
+    for (i = 0; i < n; i++) w[i] = (uint8_t)(kit_rand64(&seed) % 100 < percent);
+    return w;
+}
+
+Test(ex07_warp_atomic, slots_are_a_permutation)
+{
+    static const size_t sizes[] = {1, 31, 33, 1000, 65537, (1u << 20) + 7};
+    static const unsigned pct[] = {50, 10, 90};
+    size_t s, k;
+    KIT_REQUIRE_GPU();
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (k = 0; k < 3; k++) {
+            uint8_t *w = random_wants(sizes[s], pct[k], 10 * s + k);
+            expect_slots(w, sizes[s], 0, 0, "random wants from 0");
+            expect_slots(w, sizes[s], 123457, 0, "random wants from 123457");
+            free(w);
+        }
+}
+
+Test(ex07_warp_atomic, warp_lanes_consecutive)
+{
+    static const size_t sizes[] = {32, 33, 4099, (1u << 18) + 3};
+    size_t s;
+    KIT_REQUIRE_GPU();
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        uint8_t *w = random_wants(sizes[s], 40, 50 + s);
+        expect_slots(w, sizes[s], 7, 1, "random wants, lane order");
+        free(w);
+    }
+}
+
+Test(ex07_warp_atomic, all_and_none)
+{
+    const size_t n = 10007;
+    uint8_t *w = malloc(n);
+    size_t i;
+    KIT_REQUIRE_GPU();
+    cr_assert(w);
+    memset(w, 1, n);
+    expect_slots(w, n, 5, 1, "every thread");
+    memset(w, 0, n);
+    expect_slots(w, n, 5, 1, "no thread (the counter must not move)");
+    for (i = 0; i < n; i++) w[i] = (i % 32) == 31 || (i % 64) == 5; /* one or two lanes per warp */
+    expect_slots(w, n, 0, 1, "lane 31 and lane 5 of every other warp");
+    free(w);
+}
+
+/* the exercise inside the step that uses it: s2 against the CPU, as a set */
+Test(ex07_warp_atomic, through_s2_step)
+{
+    static const size_t sizes[] = {1, 33, 1025, (1u << 20) + 7};
+    static const char *const inputs[] = {"p=0.50", "p=1.00", "p=1/n", "runs-0.50"};
+    size_t s, x, i;
+    int mode;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < compact_select_ladder.count; i++)
+        if (!strcmp(compact_select_ladder.step(&compact_select_ladder, i)->name, "s2_warp_atomic")) break;
+    cr_assert_lt(i, compact_select_ladder.count, "no s2_warp_atomic in the select ladder");
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (x = 0; x < 4; x++)
+            for (mode = 0; mode <= COMPACT_MODE_MAX; mode++) {
+                const kit_shape sh = compact_shape(&compact_select_problem, sizes[s], mode);
+                kit_expect_step(&compact_select_ladder, i, &sh, inputs[x], 60 + s);
+            }
+}
+
+/* ----------------------------------------------------------- ex07_phase3 */
+
+/* ex07_phase3 (CPU): ex07_lane_offset, ex07_subgroup_offsets, ex07_group_positions in
+ * $(IMPL)/07-compaction/compact_phase3.h */
+TestSuite(ex07_phase3, .timeout = KIT_CPU_TIMEOUT);
+
+static unsigned bits_below(uint32_t mask, unsigned lane)
+{
+    unsigned j, c = 0;
+    for (j = 0; j < lane; j++) c += mask >> j & 1u;
+    return c;
+}
+
+Test(ex07_phase3, lane_offsets_by_hand)
+{
+    /* mask 0b1011: lanes 0, 1, 3 selected; lane 3's element is the third (offset 2) */
+    static const unsigned want1011[6] = {0, 1, 2, 2, 3, 3};
+    unsigned lane;
+    for (lane = 0; lane < 6; lane++)
+        cr_assert_eq(ex07_lane_offset(0xBu, lane), want1011[lane], "mask 0b1011, lane %u: %u, want %u", lane,
+                     ex07_lane_offset(0xBu, lane), want1011[lane]);
+    for (lane = 0; lane < 32; lane++) {
+        cr_assert_eq(ex07_lane_offset(0xFFFFFFFFu, lane), lane, "full mask, lane %u", lane);
+        cr_assert_eq(ex07_lane_offset(0u, lane), 0, "empty mask, lane %u", lane);
+        cr_assert_eq(ex07_lane_offset(0x80000000u, lane), 0, "only lane 31, lane %u", lane);
+        cr_assert_eq(ex07_lane_offset(1u, lane), lane > 0, "only lane 0, lane %u", lane);
+    }
+    cr_assert_eq(ex07_lane_offset(0x7FFFFFFFu, 31), 31, "lanes 0..30 below lane 31");
+    {
+        uint64_t st = 3;
+        int k;
+        for (k = 0; k < 1000; k++) {
+            const uint32_t m = (uint32_t)kit_rand64(&st);
+            for (lane = 0; lane < 32; lane++)
+                cr_assert_eq(ex07_lane_offset(m, lane), bits_below(m, lane), "mask 0x%08x, lane %u: %u, want %u", m,
+                             lane, ex07_lane_offset(m, lane), bits_below(m, lane));
+        }
+    }
+}
+
+Test(ex07_phase3, subgroup_scan_random)
+{
+    uint64_t st = 11;
+    int g;
+    for (g = 0; g < 2000; g++) {
+        uint32_t mask[32];
+        unsigned excl[32], l, run = 0, total;
+        for (l = 0; l < 32; l++) { /* some empty, some full, the rest random */
+            const uint64_t r = kit_rand64(&st);
+            mask[l] = (r & 7) == 0 ? 0u : (r & 7) == 1 ? 0xFFFFFFFFu : (uint32_t)(r >> 16);
+            excl[l] = POISON32;
+        }
+        total = ex07_subgroup_offsets(mask, excl);
+        for (l = 0; l < 32; l++) {
+            cr_assert_eq(excl[l], run, "group %d: subgroup %u's offset %u, want %u", g, l, excl[l], run);
+            run += (unsigned)__builtin_popcount(mask[l]);
+        }
+        cr_assert_eq(total, run, "group %d: total %u, want %u", g, total, run);
+    }
+}
+
+/* dst from ex07_group_positions vs a plain count over the 1024 elements */
+static void expect_group(const uint32_t mask[32], uint32_t base, const char *what)
+{
+    uint32_t dst[1024], next;
+    unsigned e, c = 0;
+    for (e = 0; e < 1024; e++) dst[e] = POISON32;
+    next = ex07_group_positions(mask, base, dst);
+    for (e = 0; e < 1024; e++) {
+        if (mask[e / 32] >> (e % 32) & 1u) {
+            cr_assert_eq(dst[e], base + c, "%s: element %u (subgroup %u, lane %u) at %u, want %u", what, e, e / 32,
+                         e % 32, dst[e], base + c);
+            c++;
+        } else {
+            cr_assert_eq(dst[e], POISON32, "%s: element %u is not selected but dst was written", what, e);
+        }
+    }
+    cr_assert_eq(next, base + c, "%s: returned %u, want base + %u = %u", what, next, c, base + c);
+}
+
+Test(ex07_phase3, group_positions)
+{
+    uint64_t st = 21;
+    int g;
+    for (g = 0; g < 500; g++) {
+        uint32_t mask[32];
+        unsigned l;
+        for (l = 0; l < 32; l++) mask[l] = (uint32_t)kit_rand64(&st) & (uint32_t)kit_rand64(&st);
+        expect_group(mask, (uint32_t)(kit_rand64(&st) % 1000000u), "random group");
+    }
+}
+
+Test(ex07_phase3, edge_masks)
+{
+    uint32_t mask[32];
+    unsigned l;
+    for (l = 0; l < 32; l++) mask[l] = 0xFFFFFFFFu;
+    expect_group(mask, 3, "everything selected");
+    for (l = 0; l < 32; l++) mask[l] = l == 31 ? 0x80000000u : 0u;
+    expect_group(mask, 1u << 31, "only the last element, base 2^31");
+    for (l = 0; l < 32; l++) mask[l] = 1u << l;
+    expect_group(mask, 4000000000u, "one per subgroup on the diagonal, base near 2^32");
+    for (l = 0; l < 32; l++) mask[l] = 0;
+    expect_group(mask, 17, "nothing selected (returns the base)");
+}
+
+/* The paper's phases 1-3 emulated over a whole array with the exercise's arithmetic must
+ * equal the serial select (indices): groups of 1024, an inclusive scan of the group counts. */
+Test(ex07_phase3, paper_select)
+{
+    static const size_t sizes[] = {1, 1000, 1024, 1025, 65536 + 77};
+    static const char *const inputs[] = {"p=0.50", "p=0.10", "runs-0.50", "p=1.00"};
+    size_t s, x;
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (x = 0; x < 4; x++) {
+            const size_t n = sizes[s], groups = (n + 1023) / 1024;
+            const kit_input *inp = kit_input_find(&compact_select_problem, inputs[x]);
+            uint32_t *in = malloc(groups * 1024 * sizeof *in), *want = malloc(n * sizeof *want);
+            uint32_t *masks = calloc(groups * 32, sizeof *masks), *counter = malloc(groups * sizeof *counter);
+            uint32_t *got = malloc(groups * 1024 * sizeof *got);
+            size_t i, g, c;
+            cr_assert(in && want && masks && counter && got);
+            compact_generate(in, NULL, n, inp->arg, inp->value, 5 + s);
+            c = compact_cpu_serial(in, NULL, COMPACT_THRESHOLD, want, n, COMPACT_IF | COMPACT_INDEX);
+            for (i = 0; i < n; i++) /* phase 1: the ballots */
+                if (in[i] < 0x80000000u) masks[i / 32] |= 1u << (i % 32);
+            for (g = 0; g < groups; g++) { /* phase 1: the counts; phase 2: inclusive scan */
+                unsigned excl[32];
+                counter[g] = ex07_subgroup_offsets(masks + 32 * g, excl) + (g ? counter[g - 1] : 0);
+            }
+            for (i = 0; i < groups * 1024; i++) got[i] = POISON32;
+            for (g = 0; g < groups; g++) { /* phase 3: every group from its base */
+                uint32_t dst[1024], e, next;
+                for (e = 0; e < 1024; e++) dst[e] = POISON32;
+                next = ex07_group_positions(masks + 32 * g, g ? counter[g - 1] : 0, dst);
+                cr_assert_eq(next, counter[g], "%s n=%zu: group %zu ends at %u, want %u", inputs[x], n, g, next,
+                             counter[g]);
+                for (e = 0; e < 1024; e++)
+                    if (masks[32 * g + e / 32] >> (e % 32) & 1u) {
+                        cr_assert_lt(dst[e], c, "%s n=%zu: element %zu placed at %u of %zu", inputs[x], n,
+                                     g * 1024 + e, dst[e], c);
+                        got[dst[e]] = (uint32_t)(g * 1024 + e);
+                    }
+            }
+            for (i = 0; i < c; i++)
+                cr_assert_eq(got[i], want[i], "%s n=%zu: output %zu is element %u, want %u", inputs[x], n, i, got[i],
+                             want[i]);
+            free(in), free(want), free(masks), free(counter), free(got);
+        }
+}
+
+/* ---------------------------------------------------------- ex07_scatter */
+
+/* ex07_scatter (CPU): ex07_chunk_offsets, ex07_chunk_slots in
+ * $(IMPL)/07-compaction/compact_scatter.h */
+TestSuite(ex07_scatter, .timeout = KIT_CPU_TIMEOUT);
+
+#define SZ_POISON ((size_t)0xA5A5A5A5A5A5A5A5ull)
+
+static void poison_sz(size_t *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) a[i] = SZ_POISON;
+}
+
+Test(ex07_scatter, offsets_by_hand)
+{
+    static const uint32_t counts[5] = {3, 0, 7, 1, 0};
+    static const size_t want[5] = {0, 3, 3, 10, 11};
+    size_t off[6], k, total;
+    poison_sz(off, 6);
+    total = ex07_chunk_offsets(counts, 5, off);
+    for (k = 0; k < 5; k++) cr_assert_eq(off[k], want[k], "offsets[%zu] = %zu, want %zu", k, off[k], want[k]);
+    cr_assert_eq(total, 11, "total %zu, want 11", total);
+    cr_assert_eq(off[5], SZ_POISON, "wrote past the 5 offsets");
+    poison_sz(off, 6);
+    cr_assert_eq(ex07_chunk_offsets(counts, 0, off), 0, "no chunks: total 0");
+    cr_assert_eq(off[0], SZ_POISON, "no chunks: nothing written");
+}
+
+Test(ex07_scatter, slots_by_hand)
+{
+    /* n = 10 in chunks [0, 4) and [4, 10); selected: 1 2 4 7 8 */
+    static const uint8_t sel[10] = {0, 1, 1, 0, 1, 0, 0, 1, 1, 0};
+    static const size_t sel0[4] = {EX07_NO_SLOT, 0, 1, EX07_NO_SLOT};
+    static const size_t sel1[6] = {2, EX07_NO_SLOT, EX07_NO_SLOT, 3, 4, EX07_NO_SLOT};
+    /* partition: selected 1 2 4 7 8 at 0..4; rejected 0 3 5 6 9 at 9 8 7 6 5 */
+    static const size_t par0[4] = {9, 0, 1, 8};
+    static const size_t par1[6] = {2, 7, 6, 3, 4, 5};
+    size_t dst[7], k;
+    poison_sz(dst, 7);
+    cr_assert_eq(ex07_chunk_slots(sel, 4, 0, 10, 0, 0, dst), 2, "chunk 0 selects 2");
+    for (k = 0; k < 4; k++) cr_assert_eq(dst[k], sel0[k], "select, chunk 0, element %zu: %zu, want %zu", k, dst[k], sel0[k]);
+    cr_assert_eq(dst[4], SZ_POISON, "chunk 0 has 4 elements: dst[4] written");
+    poison_sz(dst, 7);
+    cr_assert_eq(ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 0, dst), 3, "chunk 1 selects 3");
+    for (k = 0; k < 6; k++) cr_assert_eq(dst[k], sel1[k], "select, chunk 1, element %zu: %zu, want %zu", 4 + k, dst[k], sel1[k]);
+    cr_assert_eq(dst[6], SZ_POISON);
+    poison_sz(dst, 7);
+    ex07_chunk_slots(sel, 4, 0, 10, 0, 1, dst);
+    for (k = 0; k < 4; k++) cr_assert_eq(dst[k], par0[k], "partition, chunk 0, element %zu: %zu, want %zu", k, dst[k], par0[k]);
+    poison_sz(dst, 7);
+    cr_assert_eq(ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 1, dst), 3);
+    for (k = 0; k < 6; k++)
+        cr_assert_eq(dst[k], par1[k], "partition, chunk 1, element %zu: %zu, want %zu (2 rejected before the chunk)",
+                     4 + k, dst[k], par1[k]);
+}
+
+/* random arrays cut into random chunks: counts, offsets, slots of every chunk; the slots
+ * must be those of the serial select / partition (and a partition's a permutation) */
+static void expect_array(size_t n, unsigned pct, int partition, uint64_t seed)
+{
+    uint8_t *sel = malloc(n + 1);
+    size_t *dst = malloc((n + 1) * sizeof *dst), *want = malloc((n + 1) * sizeof *want);
+    size_t *lo = malloc((2 * n + 4) * sizeof *lo), *off = malloc((2 * n + 4) * sizeof *off);
+    uint32_t *counts = malloc((2 * n + 4) * sizeof *counts);
+    uint8_t *hit = calloc(n + 1, 1);
+    size_t i, k, chunks = 0, s = 0, r = 0, total;
+    uint64_t st = seed;
+    cr_assert(sel && dst && want && lo && off && counts && hit);
+    for (i = 0; i < n; i++) sel[i] = (uint8_t)(kit_rand64(&st) % 100 < pct);
+    for (i = 0; i < n; i++) want[i] = sel[i] ? s++ : partition ? n - 1 - r++ : EX07_NO_SLOT;
+    for (i = 0; i < n; chunks++) { /* chunks of 1 .. 700 elements, some of 0 (never two in a row) */
+        const int empty = chunks > 0 && lo[chunks - 1] < i && kit_rand64(&st) % 8 == 0;
+        const size_t m = empty ? 0 : 1 + kit_rand64(&st) % 700;
+        lo[chunks] = i;
+        counts[chunks] = 0;
+        for (k = i; k < i + m && k < n; k++) counts[chunks] += sel[k];
+        i = i + m < n ? i + m : n;
+    }
+    lo[chunks] = n;
+    total = ex07_chunk_offsets(counts, chunks, off);
+    cr_assert_eq(total, s, "n=%zu: total %zu, want %zu", n, total, s);
+    poison_sz(dst, n + 1);
+    for (k = 0; k < chunks; k++) {
+        const size_t c = ex07_chunk_slots(sel + lo[k], lo[k + 1] - lo[k], lo[k], n, off[k], partition, dst + lo[k]);
+        cr_assert_eq(c, counts[k], "n=%zu: chunk %zu selects %zu, want %u", n, k, c, counts[k]);
+    }
+    for (i = 0; i < n; i++)
+        cr_assert_eq(dst[i], want[i], "n=%zu %s: element %zu (%s) goes to %zu, want %zu", n,
+                     partition ? "partition" : "select", i, sel[i] ? "selected" : "rejected", dst[i], want[i]);
+    cr_assert_eq(dst[n], SZ_POISON, "n=%zu: wrote past dst[n - 1]", n);
+    if (partition)
+        for (i = 0; i < n; i++) {
+            cr_assert(dst[i] < n && !hit[dst[i]], "n=%zu: slot %zu taken twice or out of range", n, dst[i]);
+            hit[dst[i]] = 1;
+        }
+    free(sel), free(dst), free(want), free(lo), free(off), free(counts), free(hit);
+}
+
+Test(ex07_scatter, random_select)
+{
+    expect_array(10007, 50, 0, 1);
+    expect_array(100003, 10, 0, 2);
+    expect_array(5000, 100, 0, 3);
+    expect_array(777, 0, 0, 4);
+}
+
+Test(ex07_scatter, random_partition)
+{
+    expect_array(10007, 50, 1, 5);
+    expect_array(100003, 90, 1, 6);
+    expect_array(5000, 0, 1, 7);
+    expect_array(4096, 100, 1, 8);
+}
+
+Test(ex07_scatter, empty_and_single)
+{
+    static const uint8_t one = 1, zero = 0;
+    size_t dst[2];
+    poison_sz(dst, 2);
+    cr_assert_eq(ex07_chunk_slots(&one, 0, 5, 9, 3, 1, dst), 0, "an empty chunk selects nothing");
+    cr_assert_eq(dst[0], SZ_POISON, "an empty chunk writes nothing");
+    cr_assert_eq(ex07_chunk_slots(&one, 1, 5, 9, 3, 1, dst), 1);
+    cr_assert_eq(dst[0], 3, "one selected element after 3 selected: slot 3");
+    cr_assert_eq(ex07_chunk_slots(&zero, 1, 5, 9, 3, 1, dst), 0);
+    cr_assert_eq(dst[0], 6, "rejected element 5 of 9 after 2 rejected: slot 9 - 1 - 2 = 6");
+    cr_assert_eq(ex07_chunk_slots(&zero, 1, 5, 9, 3, 0, dst), 0);
+    cr_assert_eq(dst[0], EX07_NO_SLOT, "a select gives a rejected element no slot");
+    expect_array(1, 100, 1, 9);
+    expect_array(1, 0, 1, 10);
+}
+
+Test(ex07_scatter, counts_past_2_32)
+{
+    /* 4 chunks of 2^32 - 1 selected elements each: offsets and slots in size_t */
+    static const uint32_t counts[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
+    static const uint8_t sel[3] = {1, 0, 1};
+    const size_t big = 0xFFFFFFFFull;
+    size_t off[4], dst[3], k;
+    cr_assert_eq(ex07_chunk_offsets(counts, 4, off), 4 * big, "the total of 4 x (2^32 - 1) (sum in size_t)");
+    for (k = 0; k < 4; k++) cr_assert_eq(off[k], k * big, "offsets[%zu] = %zu, want %zu", k, off[k], k * big);
+    /* the last chunk starts at element 4 (2^32 - 1) + 5 of n = 5 (2^32 - 1) */
+    ex07_chunk_slots(sel, 3, 4 * big + 5, 5 * big, 3 * big, 1, dst);
+    cr_assert(dst[0] == 3 * big && dst[2] == 3 * big + 1, "selected slots %zu %zu, want %zu %zu", dst[0], dst[2],
+              3 * big, 3 * big + 1);
+    cr_assert_eq(dst[1], 5 * big - 1 - (big + 5), "the rejected slot counts the big + 5 rejected before it");
+}
