@@ -41,8 +41,8 @@ static cudaError_t p_sweep(kit_bench *b)
 }
 static cudaError_t exp_select_p(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "out=0", p_sweep));
-    return with_axes(b, "out=1", p_sweep);
+    KIT_TRY(with_axes(b, "output=0", p_sweep));
+    return with_axes(b, "output=1", p_sweep);
 }
 
 /* Fig. 12: elements/s vs n at p = 0.5, the CPU baselines up to 2^24 */
@@ -52,8 +52,8 @@ static cudaError_t n_sweep(kit_bench *b)
 }
 static cudaError_t exp_select_n(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "out=0", n_sweep));
-    return with_axes(b, "out=1", n_sweep);
+    KIT_TRY(with_axes(b, "output=0", n_sweep));
+    return with_axes(b, "output=1", n_sweep);
 }
 
 /* the pattern inputs and the flags at the largest n (values out) */
@@ -67,8 +67,8 @@ static cudaError_t inputs_at_max(kit_bench *b)
 }
 static cudaError_t exp_select_inputs(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "pred=0 out=1", inputs_at_max));
-    return with_axes(b, "pred=1 out=1", inputs_at_max);
+    KIT_TRY(with_axes(b, "pred=0 output=1", inputs_at_max));
+    return with_axes(b, "pred=1 output=1", inputs_at_max);
 }
 
 /* partition and unique vs n (values out) */
@@ -76,7 +76,7 @@ static cudaError_t partition_sweep(kit_bench *b)
 {
     return kit_ladder_sweep(b, &compact_partition_ladder, 16, b->max_log2, "p=0.50", 1, (size_t)1 << 24);
 }
-static cudaError_t exp_partition(kit_bench *b) { return with_axes(b, "out=1", partition_sweep); }
+static cudaError_t exp_partition(kit_bench *b) { return with_axes(b, "output=1", partition_sweep); }
 static cudaError_t exp_unique(kit_bench *b)
 {
     return kit_ladder_sweep(b, &compact_unique_ladder, 16, b->max_log2, "dups,p=0.50", 1, (size_t)1 << 24);

@@ -119,10 +119,10 @@ static const char *const out_labels[] = {"index", "value", NULL};
 
 static const kit_axis axes_pred[] = {
     {"pred", "0: in[i] < 2^31 (DeviceSelect::If), 1: byte flags (Flagged)", 0, 0, 1, pred_labels},
-    {"out", "0: the indices of the selected elements (the paper), 1: their values (CUB)", 0, 0, 1, out_labels},
+    {"output", "0: the indices of the selected elements (the paper), 1: their values (CUB)", 0, 0, 1, out_labels},
 };
 static const kit_axis axes_unique[] = {
-    {"out", "0: the indices of the kept elements, 1: their values (DeviceSelect::Unique)", 1, 0, 1, out_labels},
+    {"output", "0: the indices of the kept elements, 1: their values (DeviceSelect::Unique)", 1, 0, 1, out_labels},
 };
 
 static const compact_problem_arg arg_select = {COMPACT_TASK_SELECT, 0, 1};
