@@ -207,8 +207,8 @@ profile: all ## Nsight Compute table per kernel of each step: time, DRAM bytes, 
 exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
 	@tools/mkexercises.sh solutions exercises
 
-check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current
-	@tools/check.sh
+check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current (CH=NN: that chapter's tests)
+	@CHECK_CH=$(CH) tools/check.sh
 
 tables: all ## rewrite the step tables in the chapter READMEs from the step tables
 	@tools/tables.sh update $(CHAPTERS)

@@ -22,8 +22,10 @@ else
   bad "exercises/ is out of sync with solutions/ (run: make exercises)"; head -n 40 "$tmp/diff"
 fi
 
+# CHECK_CH=NN (make CH=NN check): that chapter's test program and graded tests only
+ch=${CHECK_CH:-}
 # graded tests of points.tsv: "suite::test"
-graded=$(awk -F'\t' 'NR > 1 { print $1 }' tests/points.tsv)
+graded=$(awk -F'\t' -v ch="$ch" 'NR > 1 && (ch == "" || substr($1, 3, 2) == ch) { print $1 }' tests/points.tsv)
 status_of() { # results.tsv test -> status<TAB>message
   awk -F'\t' -v k="$2" '$1 "::" $2 == k { print $3 "\t" $4; found = 1 } END { if (!found) print "missing\t" }' "$1"
 }
@@ -33,7 +35,7 @@ for impl in exercises solutions; do
     bad "the $impl do not build"; tail -n 30 "$tmp/build-$impl.log"; continue
   fi
   res=$broot/$impl/check-results.tsv
-  KIT_RESULTS=$res $broot/$impl/bin/tests --jobs "$(nproc)" >"$tmp/test-$impl.log" 2>&1
+  KIT_RESULTS=$res $broot/$impl/bin/tests${ch:+_$ch} --jobs "$(nproc)" >"$tmp/test-$impl.log" 2>&1
   [ -s "$res" ] || { bad "the $impl test run wrote no results"; tail -n 30 "$tmp/test-$impl.log"; continue; }
   npass=0 nskip=0
   for t in $graded; do
