@@ -279,11 +279,12 @@ Test(ch00_reference, shapes_inputs_and_host_contexts)
 
 /* CPU baselines with a size limit, an untimed prepare(), a phase, a param and one absent from
  * the build; a sweep over listed sizes (no GPU: CPU rows only); the budget's cost ratio */
-static int toy_prepared, toy_runs_unprepared;
+static int toy_prepared, toy_runs_unprepared, toy_prepares;
 static void toy_prepare(const kit_problem *P, kit_host *h, const kit_shape *sh)
 {
     (void)P, (void)h, (void)sh;
     toy_prepared = 1;
+    toy_prepares++;
 }
 static void toy_query(const kit_problem *P, kit_host *h, const kit_shape *sh)
 {
@@ -321,10 +322,11 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     cr_assert_float_eq(kit_ladder_cost_ratio(&toy_ladder, 0, &full, &part), 100.0, 1e-9);
     /* prepare() runs before every timing, untimed; an absent baseline runs nothing */
     cr_assert_eq(kit_ctx_new(&toy_ladder2, &full, kit_input_find(&toy2, "linear"), 1, 0, &c), cudaSuccess);
-    toy_runs_unprepared = toy_prepared = 0;
-    kit_ctx_time_cpu(c, 2, 1, 10.0, &t);
-    cr_assert_eq(t.reps, 1);
+    toy_runs_unprepared = toy_prepared = toy_prepares = 0;
+    kit_ctx_time_cpu(c, 2, 4, 10.0, &t);
+    cr_assert_eq(t.reps, 4);
     cr_assert_eq(toy_runs_unprepared, 0, "the timed run came without its prepare()");
+    cr_assert_eq(toy_prepares, 1, "prepare() ran %d times for 4 timed runs: once, untimed", toy_prepares);
     toy_prepared = 0;
     kit_ctx_cpu(c, 2);
     cr_assert_eq(toy_runs_unprepared, 0, "kit_ctx_cpu ran without prepare()");

@@ -305,7 +305,8 @@ static void tree_grid(int dim)
                     float *gd = malloc(t.m * (size_t)k * 4 + 4);
                     cr_assert(gi && gd);
                     cr_assert_eq(knn_lb_tree_new(t.pts, t.n, dim, &tree), 0);
-                    knn_cpu_tree_query(&tree, t.pts, t.qs, t.m, k, all, gi, gd);
+                    if (t.m <= 1000) knn_cpu_tree_query(&tree, t.pts, t.qs, t.m, k, all, gi, gd);
+                    else knn_cpu_tree_query_mt(&tree, t.pts, t.qs, t.m, k, all, gi, gd, 0); /* = one core */
                     expect_exact(&t, gi, gd, t.n <= 1000 ? 1 : (all ? 997 : 7), "cpu tree", all_inputs[x]);
                     knn_lb_tree_free(&tree);
                     free(gi), free(gd);
@@ -313,9 +314,9 @@ static void tree_grid(int dim)
                 }
 }
 
-Test(ch03_cpu, tree_equals_brute_2d, .timeout = 300) { tree_grid(2); }
-Test(ch03_cpu, tree_equals_brute_3d, .timeout = 300) { tree_grid(3); }
-Test(ch03_cpu, tree_equals_brute_4d, .timeout = 300) { tree_grid(4); }
+Test(ch03_cpu, tree_equals_brute_2d, .timeout = 600) { tree_grid(2); }
+Test(ch03_cpu, tree_equals_brute_3d, .timeout = 600) { tree_grid(3); }
+Test(ch03_cpu, tree_equals_brute_4d, .timeout = 600) { tree_grid(4); }
 
 /* the problem's reference (the tree over every core) equals the one-core tree search */
 Test(ch03_cpu, reference_is_the_tree_on_every_core, .timeout = 120)
