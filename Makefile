@@ -2,8 +2,9 @@
 #
 # Variables: CH=NN (one chapter), IMPL=solutions|exercises (where exercise steps
 # come from), ARCH=sm_90 (override the detected GPU), CRITERION_DIR=prefix
-# (Criterion from a folder), QUICK=1 (short bench), EXP=a,b (bench experiments),
-# N=2^24 (demo size), SUBMISSION=dir / SUBMISSIONS=dir (grading).
+# (Criterion from a folder), NANOFLANN_DIR=dir (chapter 03's nanoflann.hpp from a
+# folder), QUICK=1 (short bench), EXP=a,b (bench experiments), N=2^24 (demo size),
+# SUBMISSION=dir / SUBMISSIONS=dir (grading).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -55,8 +56,15 @@ export BUILDROOT
 BUILD := $(BUILDROOT)/$(IMPL)
 CRIT_INC := $(if $(CRITERION_DIR),-I$(abspath $(CRITERION_DIR))/include)
 CRIT_LIB := $(if $(CRITERION_DIR),-L$(abspath $(CRITERION_DIR))/lib -Xlinker -rpath=$(abspath $(CRITERION_DIR))/lib -Xlinker --disable-new-dtags) -lcriterion
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Ireference -I$(CUDA)/include -MMD -MP
-NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -MMD -MP
+# nanoflann (chapter 03's CPU yardstick, a header-only C++ library): from NANOFLANN_DIR (a folder
+# holding nanoflann.hpp, e.g. from tools/nanoflann-bundle.sh) or the system include path; found:
+# KNN_HAVE_NANOFLANN, else chapter 03 builds without it and its CPU rows say why (make deps)
+NANOFLANN_DIR ?=
+NANOFLANN_INC := $(if $(NANOFLANN_DIR),-I$(abspath $(NANOFLANN_DIR)))
+HAVE_NANOFLANN := $(shell printf '\043include <nanoflann.hpp>\n' | g++ -std=c++17 -E -x c++ $(NANOFLANN_INC) - >/dev/null 2>&1 && echo 1)
+NANOFLANN_FLAGS := $(if $(HAVE_NANOFLANN),-DKNN_HAVE_NANOFLANN $(NANOFLANN_INC))
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Ireference -I$(CUDA)/include -MMD -MP $(NANOFLANN_FLAGS)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -MMD -MP $(NANOFLANN_FLAGS)
 LDFLAGS := $(GENCODE)
 # include paths of the chapter a source belongs to (its folder's name)
 chname = $(notdir $(patsubst %/,%,$(dir $1)))
@@ -118,7 +126,7 @@ $(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
 
 # ------------------------------------------------------------------ targets
-.PHONY: test-big ratios all test grade bench plots demo exercises check sanitize profile tables deps criterion clean help programs testbin test-program
+.PHONY: test-big ratios all test grade bench plots demo exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -214,11 +222,11 @@ tables: all ## rewrite the step tables in the chapter READMEs from the step tabl
 	@tools/tables.sh update $(CHAPTERS)
 
 APT_LOCK_TIMEOUT ?= 300
-deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot); waits up to APT_LOCK_TIMEOUT s for a busy apt
+deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot, nanoflann); waits up to APT_LOCK_TIMEOUT s for a busy apt
 	@command -v apt-get >/dev/null || { echo "make deps: no apt-get here; install Criterion and gnuplot yourself, or use CRITERION_DIR=prefix (docs/gpu-setup.md)"; exit 1; }
 	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
 	apt="$$s apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT)"; log=$$(mktemp); \
-	if $$apt update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$apt install -y -qq libcriterion-dev gnuplot-nox >>$$log 2>&1; \
+	if $$apt update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$apt install -y -qq libcriterion-dev gnuplot-nox libnanoflann-dev >>$$log 2>&1; \
 	then rm -f $$log; exit 0; fi; \
 	tail -n 5 $$log; \
 	if grep -qiE 'could not get lock|unable to acquire|lock-frontend|is held by process' $$log; then \
@@ -228,6 +236,9 @@ deps: ## install the Debian/Ubuntu packages the kit needs (Criterion, gnuplot); 
 	else \
 	  echo "make deps: apt-get failed (above); on a machine without a package registry use CRITERION_DIR=prefix (docs/gpu-setup.md)"; \
 	fi; rm -f $$log; exit 1
+
+deps-data: ## chapter 03's real point clouds (about 45 MB of Debian packages, nothing installed) into BUILDROOT/knn-data
+	@BUILDROOT=$(BUILDROOT) tools/knn-data.sh
 
 criterion: # make sure the Criterion headers are reachable (installs them with `make deps` when missing)
 ifeq ($(CRITERION_DIR),)

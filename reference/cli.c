@@ -421,15 +421,23 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
     printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy",
            "G items/s", "x prev", "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
     for (a = 0; a < P->ncpu; a++) {
+        const kit_cpu *u = &P->cpu[a];
+        const char *param = u->param ? u->param : "serial CPU baseline";
         char name[64];
         kit_timing tc;
+        if (u->max_n && sh->n > u->max_n) continue;
+        snprintf(name, sizeof name, "cpu-%s", u->name);
+        if (!u->run) {
+            printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", name, "-", "-", "-", "-", "",
+                   "", "", "", "", "absent", param);
+            continue;
+        }
         kit_ctx_time_cpu(ctx, (int)a, 3, 2.0, &tc);
-        if (a == 0) cpu_ms = tc.ms_median; /* speed-ups are against the first baseline */
-        snprintf(name, sizeof name, "cpu-%s", P->cpu[a].name);
-        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s\n", name, tc.ms_median,
+        if (cpu_ms == 0) cpu_ms = tc.ms_median; /* speed-ups are against the first baseline timed */
+        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s%s%s\n", name, tc.ms_median,
                bytes / (tc.ms_median * 1e6), 100.0 * bytes / (tc.ms_median * 1e6) / copy_gbps,
-               items / (tc.ms_median * 1e6), "", cpu_ms / tc.ms_median, "", "", "", "ok",
-               "serial CPU baseline");
+               items / (tc.ms_median * 1e6), "", cpu_ms / tc.ms_median, "", "", "", "ok", param,
+               u->phase ? ", phase " : "", u->phase ? u->phase : "");
     }
     for (i = 0; i < L->count; i++) {
         const kit_step_info *si = L->step(L, i);

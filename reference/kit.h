@@ -256,10 +256,19 @@ typedef struct kit_host {
     void *buf[KIT_MAX_BUFS];
 } kit_host;
 
-/* A CPU baseline: computes the outputs from the inputs in h (both in h->buf). */
+/* A CPU baseline: computes the outputs from the inputs in h (both in h->buf).  Only name and
+ * run are required; the other fields default to 0 / NULL. */
 typedef struct kit_cpu {
     const char *name;
+    /* NULL: the baseline is absent from this build (e.g. a library that was not found): its
+     * rows are written untimed, verified = "absent", param saying why */
     void (*run)(const kit_problem *P, kit_host *h, const kit_shape *sh);
+    size_t max_n;      /* largest n it is timed at (0: no limit), e.g. a quadratic brute force */
+    /* untimed set-up run right before the timed runs (e.g. building the index that run then
+     * searches, so that the row times the search alone); NULL: none */
+    void (*prepare)(const kit_problem *P, kit_host *h, const kit_shape *sh);
+    const char *phase; /* the phase its rows report (NULL: "run") */
+    const char *param; /* the rows' param column (NULL: "serial CPU baseline") */
 } kit_cpu;
 
 struct kit_problem {
@@ -314,6 +323,9 @@ struct kit_ladder {
      * NULL: bytes().  Rows, the demo and the CPU rows use it (kit_ctx_bytes); bytes() stays
      * the shape-only estimate (rotations, an upper bound is fine). */
     double (*bytes_data)(const kit_ladder *L, size_t i, const kit_shape *sh, const kit_host *want);
+    /* relative work of step i at shape sh, for the budget's estimate of a full run from a
+     * timed prefix (NULL: proportional to n); e.g. n * queries for a brute-force search */
+    double (*cost)(const kit_ladder *L, size_t i, const kit_shape *sh);
 };
 
 /* The kit's word patterns (kit_pattern) as named inputs, arg = the pattern, in enum order. */
@@ -360,9 +372,15 @@ cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s
 /* Bytes step i of the context's ladder must move on the context's data: bytes_data() on
  * the inputs and the reference when the ladder has one, else bytes() of the shape. */
 double kit_ctx_bytes(const kit_ctx *c, size_t i);
-/* Run CPU baseline v once on the host inputs; time it (at most reps runs or max_s seconds). */
+/* Run CPU baseline v once on the host inputs (its prepare() first); time it (prepare()
+ * untimed, then at most reps runs or max_s seconds).  An absent baseline (run NULL) does
+ * nothing; the timing is then zero runs. */
 void kit_ctx_cpu(kit_ctx *c, int v);
 void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t);
+/* The estimate of a full run from a timed prefix: full_ms = prefix_ms * this ratio
+ * (L->cost(full) / L->cost(prefix), or full.n / prefix.n without a cost function). */
+double kit_ladder_cost_ratio(const kit_ladder *L, size_t i, const kit_shape *full,
+                             const kit_shape *prefix);
 /* The problem's compare() (or byte equality of every output) on what a step wrote. */
 int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_host *got,
                         const kit_shape *sh, unsigned flags, char *msg, size_t len);
@@ -454,6 +472,10 @@ kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n);
  * problem's first; --input overrides), into the open CSV. */
 cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi,
                              const char *inputs, int with_cpu, size_t cpu_max_n);
+/* The same over the sizes sizes[0..nsizes) (e.g. powers of ten). */
+cudaError_t kit_ladder_sweep_sizes(kit_bench *b, const kit_ladder *L, const size_t *sizes,
+                                   size_t nsizes, const char *inputs, int with_cpu,
+                                   size_t cpu_max_n);
 /* Time and verify every step of L at shape sh on one input (NULL: the problem's first;
  * --input narrows), into the open CSV (for tuning tables). */
 cudaError_t kit_ladder_point(kit_bench *b, const kit_ladder *L, const kit_shape *sh,

@@ -321,7 +321,10 @@ cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *m
 
 void kit_ctx_cpu(kit_ctx *c, int v)
 {
-    c->P->cpu[v].run(c->P, &c->got, &c->sh);
+    const kit_cpu *u = &c->P->cpu[v];
+    if (!u->run) return; /* absent from this build */
+    if (u->prepare) u->prepare(c->P, &c->got, &c->sh);
+    u->run(c->P, &c->got, &c->sh);
 }
 
 cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh,
@@ -518,18 +521,30 @@ static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
     launch_arg la;
     kit_timing t;
     cudaError_t e;
+    kit_shape part;
     *ms = 0;
     if (m < ((size_t)1 << 20)) m = (size_t)1 << 20;
     if (full.n <= m) return cudaSuccess;
     c->sh.n = m;
+    part = c->sh;
     la.c = c;
     la.step = i;
     la.ph = 0;
     e = kit_time_gpu(launch_whole, &la, s, 1, 1, &t);
     c->sh = full;
     KIT_TRY(e);
-    *ms = t.ms_median * (double)full.n / (double)m;
+    *ms = t.ms_median * kit_ladder_cost_ratio(c->L, i, &full, &part);
     return cudaSuccess;
+}
+
+double kit_ladder_cost_ratio(const kit_ladder *L, size_t i, const kit_shape *full,
+                             const kit_shape *prefix)
+{
+    double a, b;
+    if (!L->cost) return prefix->n ? (double)full->n / (double)prefix->n : 1.0;
+    a = L->cost(L, i, full);
+    b = L->cost(L, i, prefix);
+    return b > 0 ? a / b : 1.0;
 }
 
 /* Verify then time steps [0, count) of the context's ladder.  A CUDA error is written as ERROR; the run goes on unless
@@ -586,15 +601,21 @@ typedef struct cpu_arg {
     int v;
 } cpu_arg;
 
+/* one timed run: the baseline's run alone (its prepare() came before the timing) */
 static void run_cpu(void *a)
 {
     cpu_arg *x = (cpu_arg *)a;
-    kit_ctx_cpu(x->c, x->v);
+    x->c->P->cpu[x->v].run(x->c->P, &x->c->got, &x->c->sh);
 }
 
+/* only the run is timed: prepare() (an index build ...) comes first, untimed */
 void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t)
 {
+    const kit_cpu *u = &c->P->cpu[v];
     cpu_arg a;
+    memset(t, 0, sizeof *t);
+    if (!u->run) return; /* absent from this build: zero runs */
+    if (u->prepare) u->prepare(c->P, &c->got, &c->sh);
     a.c = c;
     a.v = v;
     kit_time_cpu(run_cpu, &a, reps, max_s, t);
@@ -606,23 +627,25 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
     char name[64], shape[256], unit[64];
     size_t v;
     for (v = 0; v < P->ncpu; v++) {
+        const kit_cpu *u = &P->cpu[v];
         kit_timing t;
         kit_row r;
-        kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
-        snprintf(name, sizeof name, "cpu-%s", P->cpu[v].name);
+        if (u->max_n && c->sh.n > u->max_n) continue;
+        if (u->run) kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
+        snprintf(name, sizeof name, "cpu-%s", u->name);
         snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");
         memset(&r, 0, sizeof r);
         r.step = name;
-        r.param = "serial CPU baseline";
+        r.param = u->param ? u->param : "serial CPU baseline";
         r.input = c->in->name;
         r.shape = kit_shape_str(P, &c->sh, shape, sizeof shape);
-        r.phase = "run";
+        r.phase = u->phase ? u->phase : "run";
         r.unit = unit;
-        r.verified = "ok";
+        r.verified = u->run ? "ok" : "absent";
         r.n = c->sh.n;
         r.bytes = kit_ctx_bytes(c, 0);
         r.items = items_of(P, &c->sh);
-        r.t = &t;
+        r.t = u->run ? &t : NULL;
         kit_bench_row(b, &r);
     }
 }
@@ -671,14 +694,25 @@ static int pick_inputs(const kit_bench *b, const kit_problem *P, const char *lis
 cudaError_t kit_ladder_sweep(kit_bench *b, const kit_ladder *L, int lo, int hi,
                              const char *inputs, int with_cpu, size_t cpu_max_n)
 {
+    size_t sizes[64], ns = 0;
+    int k;
+    for (k = lo; k <= hi && ns < 64; k++) sizes[ns++] = (size_t)1 << k;
+    return kit_ladder_sweep_sizes(b, L, sizes, ns, inputs, with_cpu, cpu_max_n);
+}
+
+cudaError_t kit_ladder_sweep_sizes(kit_bench *b, const kit_ladder *L, const size_t *sizes,
+                                   size_t nsizes, const char *inputs, int with_cpu,
+                                   size_t cpu_max_n)
+{
     const kit_input *ins[64];
     const int nin = pick_inputs(b, L->P, inputs, ins, 64);
     char sz[32];
-    int k, x;
+    size_t k;
+    int x;
     if (nin < 0) return cudaErrorInvalidValue;
     for (x = 0; x < nin; x++)
-        for (k = lo; k <= hi; k++) {
-            const kit_shape sh = kit_bench_shape(b, L->P, (size_t)1 << k);
+        for (k = 0; k < nsizes; k++) {
+            const kit_shape sh = kit_bench_shape(b, L->P, sizes[k]);
             kit_ctx *c = NULL;
             kit_progress(b, "%s %s: n = %s", L->id, ins[x]->name, kit_size_str(sh.n, sz, sizeof sz));
             if (!b->gpu && !(with_cpu && L->P->ncpu && (!cpu_max_n || sh.n <= cpu_max_n))) continue;

@@ -298,6 +298,103 @@ Test(ch00_reference, bytes_from_the_data)
     cr_assert_eq(kit_ctx_bytes(c, 0), 3.0, "bytes_data() reads the reference (best[3] = 3 on linear)");
     cr_assert_eq(kit_ctx_bytes(c, 2), 2003.0, "bytes_data() gets the step");
     kit_ctx_free(c);
+/* CPU baselines with a size limit, an untimed prepare(), a phase, a param and one absent from
+ * the build; a sweep over listed sizes (no GPU: CPU rows only); the budget's cost ratio */
+static int toy_prepared, toy_runs_unprepared, toy_prepares;
+static void toy_prepare(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    (void)P, (void)h, (void)sh;
+    toy_prepared = 1;
+    toy_prepares++;
+}
+static void toy_query(const kit_problem *P, kit_host *h, const kit_shape *sh)
+{
+    if (!toy_prepared) toy_runs_unprepared++;
+    toy_ref(P, h, sh);
+}
+static const kit_cpu toy_cpus2[] = {
+    {"serial", toy_ref},
+    {"small", toy_ref, 100},
+    {"query", toy_query, 0, toy_prepare, "query", "an index searched"},
+    {"missing", NULL, 0, NULL, "query", "not built: no library"},
+};
+static const kit_problem toy2 = {"toy2", toy_bufs, 2, kit_pattern_inputs, KIT_PATTERN_COUNT, toy_axes, 1,
+                                 "queries", NULL, {"build", "query"}, 0, toy_fill, toy_ref, NULL, toy_cpus2, 4, NULL};
+static double toy_cost(const kit_ladder *L, size_t i, const kit_shape *sh)
+{
+    (void)L, (void)i;
+    return (double)sh->n * (double)sh->n;
+}
+static const kit_ladder toy_ladder2 = {"toy2", "toy2", 1, NULL, &toy2, toy_step, toy_bytes, NULL, NULL, NULL,
+                                       0, NULL, NULL, toy_cost};
+
+Test(ch00_reference, cpu_baselines_sizes_and_costs)
+{
+    static const size_t sizes[] = {10, 1000, 77};
+    kit_bench b;
+    kit_shape full = kit_shape_default(&toy2, 1000), part = kit_shape_default(&toy2, 10);
+    kit_ctx *c = NULL;
+    kit_timing t;
+    char line[1024], dir[] = "/tmp/kit_cpu_XXXXXX", path[1100];
+    int rows = 0, small = 0, query = 0, missing = 0, serial = 0;
+    FILE *f;
+    /* the budget's estimate: n^2 for toy_ladder2, n without a cost function */
+    cr_assert_float_eq(kit_ladder_cost_ratio(&toy_ladder2, 0, &full, &part), 10000.0, 1e-9);
+    cr_assert_float_eq(kit_ladder_cost_ratio(&toy_ladder, 0, &full, &part), 100.0, 1e-9);
+    /* prepare() runs before every timing, untimed; an absent baseline runs nothing */
+    cr_assert_eq(kit_ctx_new(&toy_ladder2, &full, kit_input_find(&toy2, "linear"), 1, 0, &c), cudaSuccess);
+    toy_runs_unprepared = toy_prepared = toy_prepares = 0;
+    kit_ctx_time_cpu(c, 2, 4, 10.0, &t);
+    cr_assert_eq(t.reps, 4);
+    cr_assert_eq(toy_runs_unprepared, 0, "the timed run came without its prepare()");
+    cr_assert_eq(toy_prepares, 1, "prepare() ran %d times for 4 timed runs: once, untimed", toy_prepares);
+    toy_prepared = 0;
+    kit_ctx_cpu(c, 2);
+    cr_assert_eq(toy_runs_unprepared, 0, "kit_ctx_cpu ran without prepare()");
+    kit_ctx_time_cpu(c, 3, 5, 10.0, &t);
+    cr_assert_eq(t.reps, 0, "an absent baseline was timed");
+    kit_ctx_cpu(c, 3); /* no crash */
+    kit_ctx_free(c);
+    /* a sweep over listed sizes writes CPU rows with their phase and param, within max_n */
+    cr_assert(mkdtemp(dir) != NULL);
+    memset(&b, 0, sizeof b);
+    b.chapter = "00";
+    b.outdir = dir;
+    b.gpu = 0;
+    b.quick = 1;
+    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
+    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
+    kit_bench_end(&b, 1);
+    snprintf(path, sizeof path, "%s/cpu.csv", dir);
+    f = fopen(path, "r");
+    cr_assert(f);
+    while (fgets(line, sizeof line, f)) {
+        rows++;
+        if (strncmp(line, "00,cpu-small,", 13) == 0) {
+            small++;
+            cr_assert(strstr(line, ",1000,") == NULL, "cpu-small (max_n 100) timed at n = 1000: %s", line);
+        }
+        if (strncmp(line, "00,cpu-query,an index searched,linear,", 38) == 0) {
+            query++;
+            cr_assert(strstr(line, ",query,") != NULL && strstr(line, ",ok,") != NULL, "%s", line);
+        }
+        if (strncmp(line, "00,cpu-missing,not built: no library,linear,", 44) == 0) {
+            missing++;
+            cr_assert(strstr(line, ",query,") != NULL && strstr(line, ",absent,") != NULL, "%s", line);
+        }
+        if (strncmp(line, "00,cpu-serial,serial CPU baseline,linear,", 41) == 0) {
+            serial++;
+            cr_assert(strstr(line, ",run,") != NULL, "%s", line);
+        }
+    }
+    fclose(f);
+    cr_assert_eq(serial, 3, "one serial row per size (n = 10, 1000, 77)");
+    cr_assert_eq(small, 2, "cpu-small at n = 10 and 77 only");
+    cr_assert_eq(query, 3);
+    cr_assert_eq(missing, 3);
+    cr_assert_eq(rows, 1 + 3 + 2 + 3 + 3, "header + rows");
+    remove(path);
+    rmdir(dir);
 }
 
 Test(ch00_reference, gpu_probe_explains_itself)
