@@ -298,6 +298,8 @@ Test(ch00_reference, bytes_from_the_data)
     cr_assert_eq(kit_ctx_bytes(c, 0), 3.0, "bytes_data() reads the reference (best[3] = 3 on linear)");
     cr_assert_eq(kit_ctx_bytes(c, 2), 2003.0, "bytes_data() gets the step");
     kit_ctx_free(c);
+}
+
 /* CPU baselines with a size limit, an untimed prepare(), a phase, a param and one absent from
  * the build; a sweep over listed sizes (no GPU: CPU rows only); the budget's cost ratio */
 static int toy_prepared, toy_runs_unprepared, toy_prepares;
