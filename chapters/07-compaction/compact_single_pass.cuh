@@ -65,7 +65,8 @@ struct sp_shape {
     static constexpr int TILE = TBS * IPT;           /* elements per tile */
     static constexpr int NCHUNK = (VPT + 3) / 4;     /* packed row scans per thread */
     static constexpr unsigned ALL = IPT == 32 ? 0xFFFFFFFFu : (1u << IPT) - 1u;
-    static_assert(TILE * 4 + NW * 4 + 16 <= 48 * 1024, "static shared memory");
+    static constexpr int STAGE = TILE + TILE / 32;   /* staged words, one pad word every 32 */
+    static_assert(STAGE * 4 + NW * 4 + 16 <= 48 * 1024, "static shared memory");
 };
 
 /* what an instantiation reads */
@@ -89,6 +90,12 @@ struct sp_args {
     unsigned tiles;
     unsigned lim, any;        /* IF: selected iff x <= lim and any */
 };
+
+/* Place of output word i of the tile in shared memory: one pad word every 32.  At p = 1 a row's
+ * stores go to positions base + 4 x lane + j (stride 4: 4-way bank conflicts unpadded); the pad
+ * spreads them over the banks (at most 2-way), and the coalesced read-back of 32 consecutive words
+ * stays conflict-free. */
+static __device__ __forceinline__ unsigned sp_pad(unsigned i) { return i + (i >> 5); }
 
 /* 4 flag bytes -> 4 bits (bit j: byte j != 0) */
 static __device__ __forceinline__ unsigned sp_flag_bits(unsigned w)
@@ -153,7 +160,7 @@ static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, OP> R;
-    __shared__ uint32_t s_stage[S::TILE];
+    __shared__ uint32_t s_stage[S::STAGE];
     __shared__ unsigned s_wtot[S::NW];
     __shared__ unsigned s_tile, s_excl;
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
@@ -251,11 +258,11 @@ static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
             const int b = 4 * k + j;
             const uint32_t val = R::value_out ? x[b] : ibase + (uint32_t)(k * 128 + j);
             if ((m >> b) & 1u) {
-                s_stage[r] = val;
+                s_stage[sp_pad(r)] = val;
                 r++;
             } else if (OP == SP_PARTITION && ((vbits >> b) & 1u)) {
                 const unsigned li = warp * S::WSEG + k * 128 + lane * 4 + j; /* place in the tile */
-                s_stage[agg + (li - lo_tile) - r] = val;
+                s_stage[sp_pad(agg + (li - lo_tile) - r)] = val;
             }
         }
     }
@@ -269,12 +276,12 @@ static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
         const unsigned tv = (unsigned)(thi - tlo);     /* valid elements of the tile, >= 1 */
         const size_t rej_before = (tlo - lo) - ex;      /* rejected elements of the earlier tiles */
         for (unsigned j = tid; j < tv; j += TBS) {
-            const uint32_t val = s_stage[j];
+            const uint32_t val = s_stage[sp_pad(j)];
             if (j < agg) a.out[(size_t)ex + j] = val;
             else a.out[a.n - 1 - (rej_before + (j - agg))] = val;
         }
     } else {
-        for (unsigned j = tid; j < agg; j += TBS) a.out[(size_t)ex + j] = s_stage[j];
+        for (unsigned j = tid; j < agg; j += TBS) a.out[(size_t)ex + j] = s_stage[sp_pad(j)];
     }
     if (tile == a.tiles - 1 && tid == 0) *a.count = ex + agg;
 }
