@@ -1,0 +1,51 @@
+/* s6 - one kernel: each tile counts, ranks and writes its selected elements once, its global offset
+ * from a decoupled look-back over the tile counts (Merrill & Garland's single-pass scan applied to
+ * selection, as CUB's DeviceSelect does).
+ * Changed versus s5: the count kernel, the table scan and the second read of the input are gone.  A
+ * block takes a tile number from an atomic counter (so it waits only on tiles whose blocks run),
+ * loads its TBS x IPT elements once (16-byte vector loads after peeling the input to a 16-byte
+ * boundary, warp-striped rows of 512 bytes), ranks them with per-row shuffle scans of packed counts,
+ * publishes the tile's count, and warp 0 sums its predecessors' counts 32 descriptors at a time
+ * (blocks/lookback.cuh) while the other warps stage their selected elements in shared memory; the
+ * block then writes the tile's output with coalesced stores.  Machinery: compact_single_pass.cuh,
+ * shared with partition and unique.
+ * Why it is faster: the data moves once: 4n bytes read and 4pn written (index output: the same;
+ * flagged index output reads only the n flag bytes), the minimum for any order-keeping select; one
+ * launch (plus the memset of the counter and the descriptors, n/768 bytes); three block barriers
+ * per tile; 4 x 16-byte loads in flight per thread.
+ * What still limits it: the look-back is a chain: a tile whose predecessors have not published yet
+ * waits (short in steady state: a window of 32 predecessors usually holds an inclusive prefix); the
+ * tile number costs an atomic round trip before the first load; partial groups (the first and the
+ * last of the array) fall back to scalar loads; flagged value output loads the flags byte by byte
+ * (their alignment is not the values'). */
+#include "compact_single_pass.cuh"
+
+#define S6_TBS 384
+#define S6_IPT 16
+extern "C" const char compact_s6_param[] = "tbs=384 items=16 (4 x 16-byte loads) lookback=warp stage=smem";
+
+extern "C" size_t compact_s6_single_pass_scratch(size_t n) { return sp_scratch<S6_TBS, S6_IPT>(n); }
+
+extern "C" cudaError_t compact_s6_single_pass(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                                              uint32_t *out, uint32_t *count, size_t n, int mode,
+                                              void *scratch, cudaStream_t s)
+{
+    return sp_run<S6_TBS, S6_IPT, SP_SELECT>(in, flags, threshold, out, count, n, mode, scratch, s);
+}
+
+extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
+{
+    return sp_describe<S6_TBS, S6_IPT, SP_SELECT>(d);
+}
+
+/* ---- tuning table: block size x items per thread (the first row is the ladder step) */
+#define S6_FILE "chapters/07-compaction/s6_single_pass.cu"
+#define S6_ROW(T, I)                                                                                     \
+    {{"s6_single_pass", "tbs=" #T " items=" #I " (" #I "/4 x 16-byte loads) lookback=warp stage=smem", \
+      "one kernel, decoupled look-back of tile counts", S6_FILE, NULL, KIT_STEP_GPU,                   \
+      sp_describe<T, I, SP_SELECT>, 0, COMPACT_MAX_N},                                                 \
+     sp_scratch<T, I>, sp_run<T, I, SP_SELECT>}
+
+extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
+    S6_ROW(384, 16), S6_ROW(256, 16), S6_ROW(512, 16), S6_ROW(256, 24), S6_ROW(384, 12), S6_ROW(512, 8),
+};
