@@ -96,7 +96,6 @@ static cudaError_t exp_phases(kit_bench *b)
     return cudaSuccess;
 }
 
-#ifdef COMPACT_HAVE_FAST_STEPS
 /* a tuning table at shape n, then the select ladder in the same run (for the ratios) */
 static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2n)
 {
@@ -111,7 +110,6 @@ static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
 static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b)); }
 static cudaError_t exp_single_pass(kit_bench *b) { return table_then_ladder(b, &compact_sp_ladder, b->max_log2); }
-#endif
 
 static const kit_experiment experiments[] = {
     {"select_p", "time and elements/s vs p = 0..1 at n = 2^26 and 2^28, indices and values (Fig. 11)",
@@ -122,11 +120,9 @@ static const kit_experiment experiments[] = {
     {"partition", "partition: elements/s vs n at p = 0.5, values out", exp_partition},
     {"unique", "unique: elements/s vs n on runs of 1..8 equal values and on distinct ones", exp_unique},
     {"phases", "the multi-kernel steps' kernels one at a time at 2^26 and 2^28 (Fig. 13)", exp_phases},
-#ifdef COMPACT_HAVE_FAST_STEPS
     {"tpb", "the three-phase step over threads per block at 2^26 (Fig. 10), then the ladder", exp_tpb},
     {"single_pass", "the single pass over block size x items per thread at 2^28, then the ladder",
      exp_single_pass},
-#endif
 };
 
 int main(int argc, char **argv)

@@ -2,16 +2,44 @@
  *   compact_begin     the preamble of every run: compact_check, and for n = 0 the zero count
  *   compact_dispatch  a run's mode as a compile-time constant (one kernel per mode)
  *   cp_test, cp_item  one element: is it selected, and what it writes (index or value)
+ *   cm_if_limit, cm_selected, cm_output  the same with the If test as one 32-bit compare
+ *                     (the order-keeping steps from s4 on)
+ *   cm_carve, cm_take  consecutive 256-byte-aligned pieces of the scratch
  * The per-mode kernels keep the predicate and the output out of the inner loops: an
  * If step loads the value once, tests it and (value output) writes the same register; a
  * Flagged step loads one byte per element and a value only for the elements it writes. */
 #ifndef COMPACT_DEVICE_CUH
 #define COMPACT_DEVICE_CUH
 
+#include <stdint.h>
+
 #include <type_traits>
 
 #include "compact.h"
 #include "kit_cuda.cuh"
+
+/* The IF predicate as a 32-bit compare (cm_if_limit, cm_selected): x < threshold (64-bit,
+ * 0 .. 2^32) is x <= lim and-ed with `any` (0 when threshold == 0, which selects nothing),
+ * lim = min(threshold - 1, 2^32 - 1): no kernel needs a 64-bit compare per element. */
+static inline void cm_if_limit(uint64_t threshold, unsigned *lim, unsigned *any)
+{
+    *any = threshold != 0;
+    *lim = threshold == 0 ? 0u : threshold > 0xFFFFFFFFull ? 0xFFFFFFFFu : (unsigned)(threshold - 1);
+}
+
+static inline size_t cm_round256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* consecutive 256-byte-aligned pieces of the scratch */
+struct cm_carve {
+    char *base;
+    size_t used;
+};
+static inline void *cm_take(cm_carve *c, size_t bytes)
+{
+    void *p = c->base + c->used;
+    c->used += cm_round256(bytes);
+    return p;
+}
 
 template <int MODE>
 struct cp_mode {
@@ -66,6 +94,24 @@ static __device__ __forceinline__ uint32_t cp_item(const uint32_t *__restrict__ 
     if constexpr (!cp_mode<MODE>::value) return (uint32_t)i; /* i < n <= 2^32 - 1 */
     else if constexpr (cp_mode<MODE>::flagged) return in[i];
     else return v;
+}
+
+/* Is element i selected?  Reads in[i] (IF) or flags[i] (FLAGGED) only. */
+template <int MODE>
+static __device__ __forceinline__ bool cm_selected(const uint32_t *__restrict__ in,
+                                                   const uint8_t *__restrict__ flags, size_t i, unsigned lim,
+                                                   unsigned any)
+{
+    if constexpr (cp_mode<MODE>::flagged) return __ldg(flags + i) != 0;
+    else return (__ldg(in + i) <= lim) & (any != 0);
+}
+
+/* What a selected element i writes: its value or its index (< 2^32: n <= COMPACT_MAX_N). */
+template <int MODE>
+static __device__ __forceinline__ uint32_t cm_output(const uint32_t *__restrict__ in, size_t i)
+{
+    if constexpr (cp_mode<MODE>::value) return __ldg(in + i);
+    else return (uint32_t)i;
 }
 
 #endif

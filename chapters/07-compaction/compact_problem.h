@@ -51,7 +51,7 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
 
 extern const kit_ladder compact_select_ladder, compact_partition_ladder, compact_unique_ladder,
     compact_phases_ladder;
-/* the tuning tables' ladders (defined only with COMPACT_HAVE_FAST_STEPS) */
+/* the tuning tables' ladders */
 extern const kit_ladder compact_tpb_ladder, compact_sp_ladder;
 
 #endif

@@ -51,7 +51,7 @@
 #define COMPACT_SINGLE_PASS_CUH
 
 #include "blocks/lookback.cuh"
-#include "compact_modes.cuh"
+#include "compact_device.cuh"
 
 enum { SP_SELECT = 0, SP_PARTITION = 1, SP_UNIQUE = 2 };
 
@@ -72,8 +72,8 @@ struct sp_shape {
 /* what an instantiation reads */
 template <int MODE, int OP>
 struct sp_reads {
-    static constexpr bool flagged = OP != SP_UNIQUE && cm_mode<MODE>::flagged; /* unique: no predicate */
-    static constexpr bool value_out = cm_mode<MODE>::value_out;
+    static constexpr bool flagged = OP != SP_UNIQUE && cp_mode<MODE>::flagged; /* unique: no predicate */
+    static constexpr bool value_out = cp_mode<MODE>::value;
     static constexpr bool load_in = !flagged || value_out; /* IF predicate, unique, or values out */
     static constexpr bool flags_primary = !load_in;        /* only the flags are read: align on them */
 };
@@ -331,9 +331,9 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
         if (mode < 0 || mode > COMPACT_MODE_MAX) return cudaErrorInvalidValue;
         mode &= COMPACT_OUT_MASK;
     }
-    KIT_TRY(cm_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
-    return cm_on_mode(mode, [&](auto m) {
+    return compact_dispatch(mode, [&](auto m) {
         return sp_launch<TBS, IPT, decltype(m)::value, OP>(in, flags, threshold, out, count, n, scratch, s);
     });
 }

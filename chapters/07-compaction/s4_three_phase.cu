@@ -24,7 +24,7 @@
  * (undefined with partial warps) and ignored the last n % 32 elements; here whole warps leave
  * together (the group index is the same for the 32 lanes) and the last group is guarded. */
 #include "blocks/scan_u32.cuh"
-#include "compact_modes.cuh"
+#include "compact_device.cuh"
 
 #define S4_TBS 128
 #define S4_GROUP 1024 /* elements per warp: 32 subgroups of 32 */
@@ -105,8 +105,9 @@ extern "C" size_t compact_s4_three_phase_scratch(size_t n)
     return cm_round256(g * 32 * 4) + cm_round256(g * 4) + blk_scan_u32_scratch(g);
 }
 
+/* Phase ph (0: masks + counts, 1: scan of the counts, 2: offsets + write) or all three (ph < 0). */
 template <int TBS, int MODE>
-static cudaError_t s4_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
+static cudaError_t s4_launch(int ph, const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
     const size_t groups = s4_groups(n);
@@ -118,11 +119,16 @@ static cudaError_t s4_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     unsigned lim, any;
     if (!grid) return cudaErrorInvalidValue;
     cm_if_limit(threshold, &lim, &any);
-    s4_phase1<TBS, MODE><<<grid, TBS, 0, s>>>(in, flags, lim, any, n, groups, masks, counts);
-    KIT_TRY(cudaGetLastError());
-    KIT_TRY(blk_scan_u32_excl(counts, counts, groups, scan_scratch, s)); /* in place */
-    s4_phase3<TBS, MODE><<<grid, TBS, 0, s>>>(in, masks, counts, groups, out, count);
-    return cudaGetLastError();
+    if (ph < 0 || ph == 0) {
+        s4_phase1<TBS, MODE><<<grid, TBS, 0, s>>>(in, flags, lim, any, n, groups, masks, counts);
+        KIT_TRY(cudaGetLastError());
+    }
+    if (ph < 0 || ph == 1) KIT_TRY(blk_scan_u32_excl(counts, counts, groups, scan_scratch, s)); /* in place */
+    if (ph < 0 || ph == 2) {
+        s4_phase3<TBS, MODE><<<grid, TBS, 0, s>>>(in, masks, counts, groups, out, count);
+        KIT_TRY(cudaGetLastError());
+    }
+    return cudaSuccess;
 }
 
 template <int TBS>
@@ -130,10 +136,10 @@ static cudaError_t s4_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
     int work;
-    KIT_TRY(cm_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
-    return cm_on_mode(mode, [&](auto m) {
-        return s4_launch<TBS, decltype(m)::value>(in, flags, threshold, out, count, n, scratch, s);
+    return compact_dispatch(mode, [&](auto m) {
+        return s4_launch<TBS, decltype(m)::value>(-1, in, flags, threshold, out, count, n, scratch, s);
     });
 }
 
@@ -142,6 +148,20 @@ extern "C" cudaError_t compact_s4_three_phase(const uint32_t *in, const uint8_t 
                                               void *scratch, cudaStream_t s)
 {
     return s4_run<S4_TBS>(in, flags, threshold, out, count, n, mode, scratch, s);
+}
+
+/* the three kernels one at a time (compact.h: the phase breakdown) */
+extern "C" cudaError_t compact_s4_phase(int phase, const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                                        uint32_t *out, uint32_t *count, size_t n, int mode, void *scratch,
+                                        cudaStream_t s)
+{
+    int work;
+    if (phase < 0 || phase >= COMPACT_NPHASES) return cudaErrorInvalidValue;
+    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    if (!work) return cudaSuccess;
+    return compact_dispatch(mode, [&](auto m) {
+        return s4_launch<S4_TBS, decltype(m)::value>(phase, in, flags, threshold, out, count, n, scratch, s);
+    });
 }
 
 /* the main kernel: phase 1 reads the data */

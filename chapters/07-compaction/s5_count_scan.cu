@@ -18,7 +18,7 @@
  * 4n + 4pn a single pass needs; three launches; the scatter kernel pays two block barriers per round
  * of TBS elements (2 x ITEMS per tile). */
 #include "blocks/scan_u32.cuh"
-#include "compact_modes.cuh"
+#include "compact_device.cuh"
 
 #define S5_TBS 256
 #define S5_ITEMS 16
@@ -127,9 +127,9 @@ extern "C" cudaError_t compact_s5_count_scan(const uint32_t *in, const uint8_t *
                                              void *scratch, cudaStream_t s)
 {
     int work;
-    KIT_TRY(cm_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
-    return cm_on_mode(mode, [&](auto m) {
+    return compact_dispatch(mode, [&](auto m) {
         return s5_launch<decltype(m)::value>(in, flags, threshold, out, count, n, scratch, s);
     });
 }

@@ -1,9 +1,5 @@
 /* steps.c - chapter 07's step tables (the only lists of its ladders) and the problems and
- * ladders that let the kit's harness drive them.
- *
- * The order-preserving steps from s4 on, the single-pass partition and unique, and the
- * tuning tables are built in with COMPACT_HAVE_FAST_STEPS; without it the chapter still
- * links and tests with s0-s3 and the yardsticks. */
+ * ladders that let the kit's harness drive them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +28,6 @@ static const compact_step select_steps[] = {
     GPU_STEP(s3_ballot_rank, compact_s3_param,
              "ballot list ranking per warp: count, scan, write again in order (previous work [12])",
              compact_s3_describe, 0, NULL),
-#ifdef COMPACT_HAVE_FAST_STEPS
     GPU_STEP(s4_three_phase, compact_s4_param,
              "the paper: ballot masks + counts, scan, shuffle offsets + write (order kept)",
              compact_s4_describe, 0, NULL),
@@ -40,7 +35,6 @@ static const compact_step select_steps[] = {
              compact_s5_describe, 0, NULL),
     GPU_STEP(s6_single_pass, compact_s6_param, "one kernel: decoupled look-back of tile counts (order kept)",
              compact_s6_describe, 0, NULL),
-#endif
     YARDSTICK("cub_select", cub_select, "DeviceSelect::If / Flagged",
               "yardstick: CUB's single-pass select (counting iterator for indices)"),
     YARDSTICK("thrust_copy_if", thrust_copy_if, "copy_if (stencil when flagged or for indices)",
@@ -48,22 +42,18 @@ static const compact_step select_steps[] = {
 };
 
 static const compact_step partition_steps[] = {
-#ifdef COMPACT_HAVE_FAST_STEPS
     {{"partition_single_pass", compact_s6_param,
       "s6's single pass writing both ends: selected forward, rejected backward", F("partition_single_pass.cu"),
       NULL, KIT_STEP_GPU, compact_partition_describe, 0, 0},
      compact_partition_single_pass_scratch, compact_partition_single_pass},
-#endif
     YARDSTICK("cub_partition", cub_partition, "DevicePartition::If / Flagged",
               "yardstick: CUB's single-pass partition (rejected in reverse order)"),
 };
 
 static const compact_step unique_steps[] = {
-#ifdef COMPACT_HAVE_FAST_STEPS
     {{"unique_single_pass", compact_s6_param, "s6's single pass with the predicate in[i] != in[i - 1]",
       F("unique_single_pass.cu"), NULL, KIT_STEP_GPU, compact_unique_describe, 0, 0},
      compact_unique_single_pass_scratch, compact_unique_single_pass},
-#endif
     YARDSTICK("cub_unique", cub_unique, "DeviceSelect::Unique (indices: DeviceSelect::If)",
               "yardstick: CUB's unique (for indices, If with in[i] != in[i - 1])"),
 };
@@ -82,11 +72,9 @@ static const compact_phased phased_steps[] = {
     {{"s3_ballot_rank", compact_s3_param, "s3's kernels timed one by one: count, scan of the counts, write",
       F("s3_ballot_rank.cu"), NULL, KIT_STEP_GPU, compact_s3_describe, 0, 0},
      compact_s3_ballot_rank_scratch, compact_s3_phase},
-#ifdef COMPACT_HAVE_FAST_STEPS
     {{"s4_three_phase", compact_s4_param, "the paper's phases timed one by one (Fig. 13)", F("s4_three_phase.cu"),
       NULL, KIT_STEP_GPU, compact_s4_describe, 0, 0},
      compact_s4_three_phase_scratch, compact_s4_phase},
-#endif
 };
 
 /* ----------------------------------------------------------------- problems */
@@ -370,17 +358,13 @@ const kit_ladder compact_phases_ladder = {
     bytes_data,
 };
 
-#ifdef COMPACT_HAVE_FAST_STEPS
 const kit_ladder compact_tpb_ladder = LADDER("select-tpb", "s4 (three phases) over threads per block (Fig. 10)",
                                             compact_tpb_variants, COMPACT_TPB_NVARIANTS, compact_select_problem);
 const kit_ladder compact_sp_ladder = LADDER("select-sp", "s6 (single pass): block size x items per thread",
                                            compact_sp_variants, COMPACT_SP_NVARIANTS, compact_select_problem);
-#endif
 
 const kit_ladder *const compact_ladders[] = {
     &compact_select_ladder, &compact_partition_ladder, &compact_unique_ladder, &compact_phases_ladder,
-#ifdef COMPACT_HAVE_FAST_STEPS
     &compact_tpb_ladder, &compact_sp_ladder,
-#endif
 };
 const size_t compact_nladders = sizeof compact_ladders / sizeof *compact_ladders;
