@@ -63,8 +63,10 @@ NANOFLANN_DIR ?=
 NANOFLANN_INC := $(if $(NANOFLANN_DIR),-I$(abspath $(NANOFLANN_DIR)))
 HAVE_NANOFLANN := $(shell printf '\043include <nanoflann.hpp>\n' | g++ -std=c++17 -E -x c++ $(NANOFLANN_INC) - >/dev/null 2>&1 && echo 1)
 NANOFLANN_FLAGS := $(if $(HAVE_NANOFLANN),-DKNN_HAVE_NANOFLANN $(NANOFLANN_INC))
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Ireference -I$(CUDA)/include -MMD -MP $(NANOFLANN_FLAGS)
-NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -MMD -MP $(NANOFLANN_FLAGS)
+# host floating point: no contraction into fused multiply-adds, so host code computes what it
+# says (ISO C does this by default; GCC's C++ does not; chapter 03 compares distances bit for bit)
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -ffp-contract=off -Ireference -I$(CUDA)/include -MMD -MP $(NANOFLANN_FLAGS)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -Xcompiler -ffp-contract=off -MMD -MP $(NANOFLANN_FLAGS)
 LDFLAGS := $(GENCODE)
 # include paths of the chapter a source belongs to (its folder's name)
 chname = $(notdir $(patsubst %/,%,$(dir $1)))

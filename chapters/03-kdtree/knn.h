@@ -13,8 +13,8 @@
  * Exact answer.  The squared distance is knn_dist2 below: ((q0-p0)^2 + (q1-p1)^2) + ...,
  * left to right, every subtraction, product and sum rounded on its own (no fused
  * multiply-add): __fsub_rn / __fmul_rn / __fadd_rn on the device, plain float arithmetic on
- * the host (C11 and C++17 in ISO mode compile with -ffp-contract=off, and the x86-64 target
- * without -march has no FMA; tests/test_03_kdtree.c checks it).  Neighbours are ordered by
+ * the host (the Makefile compiles host C and C++ with -ffp-contract=off; tests/test_03_kdtree.c
+ * checks the C side).  Neighbours are ordered by
  * (dist2, index) ascending and the answer is the k smallest pairs in that total order, so
  * every correct step writes the same bytes: tests compare idx and dist2 exactly.
  * Coordinates must be finite; NaN or infinite coordinates give unspecified neighbours, but

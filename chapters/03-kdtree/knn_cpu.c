@@ -103,7 +103,8 @@ static void heap_write(best_heap *h, uint32_t *idx, float *dist2)
 {
     int a, b;
     for (a = 1; a < h->count; a++) /* insertion sort of at most 32 */
-        for (b = a; b > 0 && knn_before(h->d[b], h->i[b], h->d[b - 1], h->i[b - 1]); b--) heap_swap(h, b, b - 1);
+        for (b = a; b > 0 && knn_before(h->d[b], h->i[b], h->d[b - 1], h->i[b - 1]); b--)
+            heap_swap(h, b, b - 1);
     for (a = 0; a < h->k; a++) {
         idx[a] = a < h->count ? h->i[a] : KNN_NONE;
         dist2[a] = a < h->count ? h->d[a] : INFINITY;

@@ -22,7 +22,7 @@ const kit_input knn_inputs[KNN_NINPUTS] = {
      KNN_IN_COLLINEAR, 0},
     {"lattice", "points on a power-of-two grid; queries at grid points and cell centres (exact ties)",
      KNN_IN_LATTICE, 0},
-    {"bunny", "the Stanford Bunny's 37706 vertices (CGAL data; resampled with jitter past that)", KNN_IN_CLOUD,
+    {"bunny", "the Stanford Bunny's 37706 vertices (CGAL data; jittered copies past that)", KNN_IN_CLOUD,
      KNN_BUNNY},
     {"armadillo", "the Stanford Armadillo's 26002 vertices (CGAL data)", KNN_IN_CLOUD, KNN_ARMADILLO},
     {"building", "a scanned building, 100000 points on planes (CGAL data)", KNN_IN_CLOUD, KNN_BUILDING},
@@ -55,11 +55,13 @@ typedef struct cloud_def {
 #define CGAL_SRC "in /usr/share/doc/libcgal-dev/data.tar.gz of Debian's libcgal-demo 5.5.1-2 (CC0 1.0)"
 static const cloud_def clouds[KNN_NCLOUDS] = {
     {"bunny00.off", NULL, "data/meshes/bunny00.off " CGAL_SRC, sample_bunny, sizeof sample_bunny / 12},
-    {"armadillo.off", NULL, "data/meshes/armadillo.off " CGAL_SRC, sample_armadillo, sizeof sample_armadillo / 12},
-    {"building.ply", NULL, "data/points_3/building.ply " CGAL_SRC, sample_building, sizeof sample_building / 12},
+    {"armadillo.off", NULL, "data/meshes/armadillo.off " CGAL_SRC, sample_armadillo,
+     sizeof sample_armadillo / 12},
+    {"building.ply", NULL, "data/points_3/building.ply " CGAL_SRC, sample_building,
+     sizeof sample_building / 12},
     {"pond.0.ply", "/usr/share/assimp/models/PLY/pond.0.ply",
-     "/usr/share/assimp/models/PLY/pond.0.ply of Debian's assimp-testmodels 5.2.5 (BSD-3-clause)", sample_pond,
-     sizeof sample_pond / 12},
+     "/usr/share/assimp/models/PLY/pond.0.ply of Debian's assimp-testmodels 5.2.5 (BSD-3-clause)",
+     sample_pond, sizeof sample_pond / 12},
 };
 
 typedef struct cloud_cache {

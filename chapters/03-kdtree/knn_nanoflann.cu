@@ -48,11 +48,11 @@ struct knn_nf_base {
 
 template <int DIM>
 struct knn_nf_index : knn_nf_base {
-    typedef nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, knn_nf_cloud, float, uint32_t>,
-                                                knn_nf_cloud, DIM, uint32_t>
-        tree_t;
+    typedef nanoflann::L2_Simple_Adaptor<float, knn_nf_cloud, float, uint32_t> metric_t;
+    typedef nanoflann::KDTreeSingleIndexAdaptor<metric_t, knn_nf_cloud, DIM, uint32_t> tree_t;
     tree_t tree;
-    explicit knn_nf_index(const knn_nf_cloud &c) : tree(DIM, c, nanoflann::KDTreeSingleIndexAdaptorParams(10)) {}
+    explicit knn_nf_index(const knn_nf_cloud &c)
+        : tree(DIM, c, nanoflann::KDTreeSingleIndexAdaptorParams(10)) {}
     size_t search(const float *q, size_t k, uint32_t *idx, float *d2) const override
     {
         return (size_t)tree.knnSearch(q, k, idx, d2);

@@ -219,7 +219,8 @@ static int read_ply(FILE *f, const char *path, float **xyz, size_t *n, char *msg
                 for (i = 0; i < el[e].count; i++)
                     if (!fgets(line, LINE, f)) return fail(msg, len, path, "short element");
             } else if (fixed) {
-                if (fseek(f, (long)(el[e].count * (size_t)size), SEEK_CUR)) return fail(msg, len, path, "short");
+                if (fseek(f, (long)(el[e].count * (size_t)size), SEEK_CUR))
+                    return fail(msg, len, path, "short");
             } else {
                 return fail(msg, len, path, "a binary list element before the vertices");
             }
@@ -237,7 +238,8 @@ static int read_ply(FILE *f, const char *path, float **xyz, size_t *n, char *msg
                 if (size > (int)sizeof b) return fail(msg, len, path, "vertex record too large");
                 /* a file shorter than its header says (assimp's pond.0.ply lacks 66 bytes):
                  * the complete vertices it has */
-                if (fread(b, 1, (size_t)size, f) != (size_t)size) return i > 0 ? 0 : fail(msg, len, path, "no vertex");
+                if (fread(b, 1, (size_t)size, f) != (size_t)size)
+                    return i > 0 ? 0 : fail(msg, len, path, "no vertex");
                 for (k = 0; k < el[e].nprop; k++) {
                     v[k] = ply_scalar(b + off, &el[e].prop[k], (format == 1) != host_little);
                     off += el[e].prop[k].size;

@@ -62,9 +62,9 @@ extern "C" size_t knn_s0_brute_scratch(size_t n, size_t m, int dim, int k)
     return 0;
 }
 
-extern "C" cudaError_t knn_s0_brute_query(const void *tree, const float *points, size_t n, const float *queries,
-                                          size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
-                                          void *scratch, cudaStream_t s)
+extern "C" cudaError_t knn_s0_brute_query(const void *tree, const float *points, size_t n,
+                                          const float *queries, size_t m, int dim, int k, int all,
+                                          uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
 {
     unsigned grid;
     KIT_TRY(knn_check(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, 0));

@@ -10,8 +10,8 @@
 #include "knn_problem.h"
 
 #define F(x) "chapters/03-kdtree/" x
-#define STEP(NAME, WHAT, COST)                                                                                   \
-    {{#NAME, knn_##NAME##_param, WHAT, F(#NAME ".cu"), NULL, KIT_STEP_GPU, knn_##NAME##_describe, 0, 0},         \
+#define STEP(NAME, WHAT, COST)                                                                      \
+    {{#NAME, knn_##NAME##_param, WHAT, F(#NAME ".cu"), NULL, KIT_STEP_GPU, knn_##NAME##_describe, 0, 0}, \
      knn_##NAME##_tree_bytes, knn_##NAME##_build, knn_##NAME##_scratch, knn_##NAME##_query, COST}
 
 const knn_step knn_steps[KNN_NSTEPS] = {
@@ -22,7 +22,8 @@ const knn_step knn_steps[KNN_NSTEPS] = {
 #ifdef KNN_HAVE_TREE_STEPS
     STEP(s2_tree_shared, "the document: CPU-built left-balanced kd-tree, DFS with a stack in shared memory",
          KNN_COST_TREE),
-    STEP(s3_tree_local, "the search stack in registers / local memory, nodes as aligned float4", KNN_COST_TREE),
+    STEP(s3_tree_local, "the search stack in registers / local memory, nodes as aligned float4",
+         KNN_COST_TREE),
     STEP(s4_morton, "queries searched in Morton order: neighbouring threads walk the same nodes",
          KNN_COST_TREE),
     STEP(s5_stackless, "no stack: the way back up is index arithmetic on the left-balanced layout",
@@ -94,8 +95,10 @@ static int knn_compare(const kit_problem *P, const kit_host *want, const kit_hos
 {
     const size_t total = count_results(sh);
     const int k = knn_shape_k(sh);
-    const uint32_t *wi = (const uint32_t *)want->buf[KNN_BUF_IDX], *gi = (const uint32_t *)got->buf[KNN_BUF_IDX];
-    const uint32_t *wd = (const uint32_t *)want->buf[KNN_BUF_DIST2], *gd = (const uint32_t *)got->buf[KNN_BUF_DIST2];
+    const uint32_t *wi = (const uint32_t *)want->buf[KNN_BUF_IDX];
+    const uint32_t *gi = (const uint32_t *)got->buf[KNN_BUF_IDX];
+    const uint32_t *wd = (const uint32_t *)want->buf[KNN_BUF_DIST2]; /* the floats' bits */
+    const uint32_t *gd = (const uint32_t *)got->buf[KNN_BUF_DIST2];
     size_t x, first = total, bad = 0;
     (void)P, (void)step_flags;
     for (x = 0; x < total; x++)
@@ -233,7 +236,7 @@ static const kit_cpu knn_cpus[] = {
     {"nanoflann", NF_RUN, 0, NF_PREPARE, "query", knn_nanoflann_about},
     {"nanoflann-mt", NF_RUN_MT, 0, NF_PREPARE, "query", NF_ABOUT_MT},
     {"brute", cpu_brute, CPU_BRUTE_MAX_N, NULL, "query", "brute force (the definition), one core, n <= 2^15"},
-    {"tree-build", cpu_tree_build, 0, NULL, "build", "the left-balanced tree's build (quickselect), one core"},
+    {"tree-build", cpu_tree_build, 0, NULL, "build", "the left-balanced tree's build (quickselect) one core"},
     {"nanoflann-build", NF_BUILD, 0, NULL, "build", NF_ABOUT_BUILD},
 };
 
@@ -276,8 +279,8 @@ static size_t scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
     return tree_part(st, sh) + st->scratch(sh->n, knn_shape_m(sh), knn_shape_dim(sh), knn_shape_k(sh));
 }
 
-static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh, void *scr,
-                       cudaStream_t s)
+static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh,
+                       void *scr, cudaStream_t s)
 {
     const knn_step *st = &((const knn_step *)L->table)[i];
     const int dim = knn_shape_dim(sh), k = knn_shape_k(sh), all = knn_shape_all(sh);
@@ -287,8 +290,8 @@ static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, 
     if (ph == 0) return st->build((const float *)dev[KNN_BUF_POINTS], sh->n, dim, tree, s);
     return st->query(tree, (const float *)dev[KNN_BUF_POINTS], sh->n,
                      all ? (const float *)dev[KNN_BUF_POINTS] : (const float *)dev[KNN_BUF_QUERIES],
-                     knn_shape_m(sh), dim, k, all, (uint32_t *)dev[KNN_BUF_IDX], (float *)dev[KNN_BUF_DIST2], qscr,
-                     s);
+                     knn_shape_m(sh), dim, k, all, (uint32_t *)dev[KNN_BUF_IDX],
+                     (float *)dev[KNN_BUF_DIST2], qscr, s);
 }
 
 /* a step whose run would take longer is skipped by the bench (estimated from a prefix with the

@@ -58,9 +58,9 @@ __global__ void __launch_bounds__(EX03_TBS)
     if (visits) visits[j] = seen;
 }
 
-extern "C" cudaError_t ex03_tree_knn(const float *node, const uint32_t *idx, size_t n, int dim, const float *queries,
-                                     size_t m, int k, uint32_t *out_idx, float *out_dist2, uint32_t *visits,
-                                     cudaStream_t s)
+extern "C" cudaError_t ex03_tree_knn(const float *node, const uint32_t *idx, size_t n, int dim,
+                                     const float *queries, size_t m, int k, uint32_t *out_idx,
+                                     float *out_dist2, uint32_t *visits, cudaStream_t s)
 {
     unsigned grid;
     if (dim < 2 || dim > 4 || k < 1 || k > 32 || n > KNN_MAX_N || m > KNN_MAX_N) return cudaErrorInvalidValue;
@@ -68,9 +68,11 @@ extern "C" cudaError_t ex03_tree_knn(const float *node, const uint32_t *idx, siz
     if (m == 0) return cudaSuccess;
     if (!queries || !out_idx || !out_dist2) return cudaErrorInvalidValue;
     if (!(grid = kit_blocks_for(m, EX03_TBS))) return cudaErrorInvalidValue;
-    const float4 *nodes = (const float4 *)node;
-    if (dim == 2) ex03_kernel<2><<<grid, EX03_TBS, 0, s>>>(nodes, idx, n, queries, m, k, out_idx, out_dist2, visits);
-    else if (dim == 3) ex03_kernel<3><<<grid, EX03_TBS, 0, s>>>(nodes, idx, n, queries, m, k, out_idx, out_dist2, visits);
-    else ex03_kernel<4><<<grid, EX03_TBS, 0, s>>>(nodes, idx, n, queries, m, k, out_idx, out_dist2, visits);
+    const float4 *nd = (const float4 *)node;
+    uint32_t *oi = out_idx;
+    float *od = out_dist2;
+    if (dim == 2) ex03_kernel<2><<<grid, EX03_TBS, 0, s>>>(nd, idx, n, queries, m, k, oi, od, visits);
+    else if (dim == 3) ex03_kernel<3><<<grid, EX03_TBS, 0, s>>>(nd, idx, n, queries, m, k, oi, od, visits);
+    else ex03_kernel<4><<<grid, EX03_TBS, 0, s>>>(nd, idx, n, queries, m, k, oi, od, visits);
     return cudaGetLastError();
 }
