@@ -46,7 +46,8 @@ static inline size_t knn_morton_scratch(size_t m, int dim)
 {
     if (m == 0 || dim < 2 || dim > 4) return 0;
     const size_t nb = knn_morton_buckets(m, dim);
-    return knn_round256(m * sizeof(uint32_t)) + knn_round256(nb * sizeof(uint32_t)) + blk_scan_u32_scratch(nb);
+    return knn_round256(m * sizeof(uint32_t)) + knn_round256(nb * sizeof(uint32_t)) +
+           blk_scan_u32_scratch(nb);
 }
 
 /* the grid: origin and cells per unit length per axis (0 for an empty or non-finite extent) */
@@ -58,7 +59,7 @@ template <int DIM>
 static inline KIT_HD knn_box<DIM> knn_box_of(const knn_tree_hdr *h, int bits)
 {
     knn_box<DIM> bx;
-KNN_UNROLL
+    KNN_UNROLL
     for (int a = 0; a < DIM; a++) {
         const float lo = knn_unkey(h->lo[a]), hi = knn_unkey(h->hi[a]);
         const float range = knn_fsub(hi, lo);
@@ -76,16 +77,17 @@ static inline KIT_HD uint32_t knn_morton_code(const float (&q)[DIM], const knn_b
 {
     const uint32_t cells = 1u << bits;
     uint32_t c[DIM];
-KNN_UNROLL
+    KNN_UNROLL
     for (int a = 0; a < DIM; a++) {
         const float t = knn_fmul(knn_fsub(q[a], bx.lo[a]), bx.scale[a]);
         c[a] = 0;
         if (t >= 1.0f) c[a] = t < (float)cells ? (uint32_t)t : cells - 1;
     }
     uint32_t code = 0;
-    for (int bit = bits - 1; bit >= 0; bit--)
-KNN_UNROLL
+    for (int bit = bits - 1; bit >= 0; bit--) {
+        KNN_UNROLL
         for (int a = 0; a < DIM; a++) code = code << 1 | (c[a] >> bit & 1u);
+    }
     return code;
 }
 

@@ -113,7 +113,10 @@ static inline KIT_HD uint32_t knn_key(float f)
     const uint32_t u = knn_f2u(f);
     return u ^ ((u >> 31) ? 0xFFFFFFFFu : 0x80000000u);
 }
-static inline KIT_HD float knn_unkey(uint32_t k) { return knn_u2f(k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu)); }
+static inline KIT_HD float knn_unkey(uint32_t k)
+{
+    return knn_u2f(k ^ ((k >> 31) ? 0x80000000u : 0xFFFFFFFFu));
+}
 
 /* floor(log2 x), x >= 1 */
 static inline KIT_HD int knn_log2u(uint32_t x)
@@ -243,12 +246,15 @@ static inline KIT_HD float knn_ldf(const float *p)
 }
 
 /* component a of a node (a runtime axis, selected without a dynamic register index) */
-static inline KIT_HD float knn_comp4(float4 p, int a) { return a == 0 ? p.x : a == 1 ? p.y : a == 2 ? p.z : p.w; }
+static inline KIT_HD float knn_comp4(float4 p, int a)
+{
+    return a == 0 ? p.x : a == 1 ? p.y : a == 2 ? p.z : p.w;
+}
 template <int DIM>
 static inline KIT_HD float knn_qcomp(const float (&q)[DIM], int a)
 {
     float r = q[0];
-KNN_UNROLL
+    KNN_UNROLL
     for (int b = 1; b < DIM; b++)
         if (a == b) r = q[b];
     return r;
@@ -262,13 +268,16 @@ static inline KIT_HD float knn_d2(const float (&q)[DIM], float4 p)
 }
 /* split axis of node i: depth % DIM */
 template <int DIM>
-static inline KIT_HD int knn_axis(uint32_t i) { return knn_log2u(i) % DIM; }
+static inline KIT_HD int knn_axis(uint32_t i)
+{
+    return knn_log2u(i) % DIM;
+}
 
 /* the query's coordinates (any 4-byte aligned address: scalar loads) */
 template <int DIM>
 static inline KIT_HD void knn_load_query(const float *queries, size_t j, float (&q)[DIM])
 {
-KNN_UNROLL
+    KNN_UNROLL
     for (int a = 0; a < DIM; a++) q[a] = queries[j * DIM + a];
 }
 
@@ -289,7 +298,7 @@ static inline KIT_HD bool knn_after(float da, uint32_t ia, float db, uint32_t ib
 template <int KB>
 static inline KIT_HD void knn_best_init(knn_best<KB> &b, int k)
 {
-KNN_UNROLL
+    KNN_UNROLL
     for (int s = 0; s < KB; s++) {
         b.d[s] = s < k ? INFINITY : -INFINITY;
         b.i[s] = s < k ? KNN_NONE : 0u;
@@ -302,7 +311,7 @@ static inline KIT_HD void knn_best_offer(knn_best<KB> &b, float d, uint32_t id)
 {
     if (!knn_after(b.d[0], b.i[0], d, id)) return;
     bool placed = false;
-KNN_UNROLL
+    KNN_UNROLL
     for (int s = 0; s < KB; s++) {
         const int t = s + 1 < KB ? s + 1 : s; /* never read past the list */
         if (!placed) {
@@ -335,7 +344,7 @@ template <int KB>
 static inline KIT_HD void knn_best_store(const knn_best<KB> &b, int k, size_t j, uint32_t *idx, float *dist2)
 {
     const size_t base = j * (size_t)k;
-KNN_UNROLL
+    KNN_UNROLL
     for (int s = 0; s < KB; s++)
         if (s < k) {
             idx[base + (size_t)(k - 1 - s)] = b.i[s];
@@ -475,7 +484,8 @@ static inline void knn_host_box(const float *pts, size_t n, int dim, knn_tree_hd
  * host buffer would be a second, host-side scratch in the API for no gain (pinned memory would
  * speed up the two copies, whose time is small next to the CPU build).  The query phase, which
  * is what the chapter times against the CPU search, allocates nothing and never synchronizes. */
-static inline cudaError_t knn_tree_cpu_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+static inline cudaError_t knn_tree_cpu_build(const float *points, size_t n, int dim, void *tree,
+                                             cudaStream_t s)
 {
     KIT_TRY(knn_tree_build_args(points, n, dim, tree));
     if (n == 0) return cudaSuccess;

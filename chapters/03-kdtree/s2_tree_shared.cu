@@ -37,9 +37,9 @@
 extern "C" const char knn_s2_param[] = "tpb=64 stack=shared (8 B x levels per thread) k-buckets=1/8/16/32";
 
 template <int DIM, int KB>
-static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint32_t *__restrict__ ids, uint32_t n,
-                                    const float (&q)[DIM], uint32_t self, knn_best<KB> &b, uint32_t *stk_node,
-                                    float *stk_plane, int stride)
+static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint32_t *__restrict__ ids,
+                                    uint32_t n, const float (&q)[DIM], uint32_t self, knn_best<KB> &b,
+                                    uint32_t *stk_node, float *stk_plane, int stride)
 {
     int sp = 1;
     stk_node[0] = 1u;
@@ -49,13 +49,13 @@ static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint3
         const uint32_t i = stk_node[sp * stride];
         if (stk_plane[sp * stride] > b.d[0]) continue; /* trimmed */
         float p[DIM];
-KNN_UNROLL
+        KNN_UNROLL
         for (int a = 0; a < DIM; a++) p[a] = knn_ldf(nodef + (size_t)i * 4 + a);
         knn_best_visit(b, knn_dist2(q, p, DIM), ids, i, self);
         const int a = knn_axis<DIM>(i);
         const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_qcomp<DIM>(p, a));
         const uint32_t near = 2u * i + (diff >= 0.0f ? 1u : 0u), far = near ^ 1u; /* i < 2^31 */
-        if (far <= n) {                                                            /* offside first */
+        if (far <= n) {                                                           /* offside first */
             stk_node[sp * stride] = far;
             stk_plane[sp * stride] = knn_fmul(diff, diff);
             sp++;
@@ -71,8 +71,8 @@ KNN_UNROLL
 /* one thread per query j; the stack: words [0, levels TPB) nodes, then as many planes */
 template <int DIM, int KB, int TPB>
 static __global__ void __launch_bounds__(TPB)
-    s2_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all, uint32_t *idx,
-                    float *dist2)
+    s2_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all,
+                    uint32_t *idx, float *dist2)
 {
     extern __shared__ uint32_t s2_stack[];
     const size_t j = (size_t)blockIdx.x * TPB + threadIdx.x;
@@ -82,8 +82,9 @@ static __global__ void __launch_bounds__(TPB)
     knn_load_query<DIM>(queries, j, q);
     knn_best<KB> b;
     knn_best_init(b, k);
-    s2_search<DIM, KB>((const float *)knn_nodes(tree), knn_ids(tree, n), n, q, all ? (uint32_t)j : KNN_NONE, b,
-                       s2_stack + threadIdx.x, (float *)(s2_stack + (size_t)levels * TPB) + threadIdx.x, TPB);
+    s2_search<DIM, KB>((const float *)knn_nodes(tree), knn_ids(tree, n), n, q, all ? (uint32_t)j : KNN_NONE,
+                       b, s2_stack + threadIdx.x, (float *)(s2_stack + (size_t)levels * TPB) + threadIdx.x,
+                       TPB);
     knn_best_store(b, k, j, idx, dist2);
 }
 
@@ -91,8 +92,8 @@ static __global__ void __launch_bounds__(TPB)
 static size_t s2_smem(size_t n, int tpb) { return (size_t)(knn_log2u((uint32_t)n) + 1) * (size_t)tpb * 8u; }
 
 template <int TPB>
-static cudaError_t s2_run(const void *tree, const float *points, size_t n, const float *queries, size_t m, int dim,
-                          int k, int all, uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
+static cudaError_t s2_run(const void *tree, const float *points, size_t n, const float *queries, size_t m,
+                          int dim, int k, int all, uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
 {
     static_assert(TPB >= 1 && TPB <= 128, "the shared stack of 128 threads x 31 levels is the 48 KB limit");
     KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
@@ -135,14 +136,15 @@ extern "C" size_t knn_s2_scratch(size_t n, size_t m, int dim, int k)
 }
 
 extern "C" cudaError_t knn_s2_query(const void *tree, const float *points, size_t n, const float *queries,
-                                                size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
-                                                void *scratch, cudaStream_t s)
+                                    size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                    void *scratch, cudaStream_t s)
 {
     return s2_run<S2_TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s);
 }
 
 extern "C" cudaError_t knn_s2_describe(kit_kernel_desc *d) { return s2_describe<S2_TPB>(d); }
 
+// clang-format off
 /* ---- tuning table: threads per block (the document's Fig. 7.7: its best were 4 - 16) */
 #define S2_FILE "chapters/03-kdtree/s2_tree_shared.cu"
 #define S2_VARIANT(T)                                                                                   \
@@ -155,3 +157,4 @@ static_assert(KNN_S2_NVARIANTS == 6, "knn.h's KNN_S2_NVARIANTS must match the ta
 extern "C" const knn_step knn_s2_tpb_variants[KNN_S2_NVARIANTS] = {
     S2_VARIANT(4), S2_VARIANT(8), S2_VARIANT(16), S2_VARIANT(32), S2_VARIANT(64), S2_VARIANT(128),
 };
+// clang-format on

@@ -25,8 +25,8 @@ extern "C" const char knn_s3_param[] = "tpb=128 stack=local (32 x 8 B) node=floa
 
 template <int DIM, int KB>
 static __global__ void __launch_bounds__(S3_TPB)
-    s3_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all, uint32_t *idx,
-                    float *dist2)
+    s3_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all,
+                    uint32_t *idx, float *dist2)
 {
     const size_t j = (size_t)blockIdx.x * S3_TPB + threadIdx.x;
     if (j >= m) return;
@@ -56,8 +56,8 @@ extern "C" size_t knn_s3_scratch(size_t n, size_t m, int dim, int k)
 }
 
 extern "C" cudaError_t knn_s3_query(const void *tree, const float *points, size_t n, const float *queries,
-                                               size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
-                                               void *scratch, cudaStream_t s)
+                                    size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                    void *scratch, cudaStream_t s)
 {
     KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
     if (m == 0) return cudaSuccess;

@@ -58,8 +58,8 @@ extern "C" size_t knn_s4_scratch(size_t n, size_t m, int dim, int k)
 }
 
 extern "C" cudaError_t knn_s4_query(const void *tree, const float *points, size_t n, const float *queries,
-                                           size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
-                                           void *scratch, cudaStream_t s)
+                                    size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                    void *scratch, cudaStream_t s)
 {
     KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
     if (m == 0) return cudaSuccess;
@@ -72,7 +72,8 @@ extern "C" cudaError_t knn_s4_query(const void *tree, const float *points, size_
         constexpr int DIM = decltype(dd)::value, KB = decltype(kk)::value;
         const uint32_t *perm = NULL;
         KIT_TRY(knn_morton_order<DIM>(tree, queries, m, scratch, &perm, s));
-        s4_query_kernel<DIM, KB><<<grid, S4_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, perm, idx, dist2);
+        s4_query_kernel<DIM, KB>
+            <<<grid, S4_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, perm, idx, dist2);
         return cudaGetLastError();
     });
 }

@@ -29,8 +29,8 @@ extern "C" const char knn_s5_param[] =
     "tpb=128 stackless (parent = i/2) node=float4 morton=b bits/axis (b<=10/7/5 for dim 2/3/4)";
 
 template <int DIM, int KB>
-static inline KIT_HD void s5_search(const float4 *__restrict__ nodes, const uint32_t *__restrict__ ids, uint32_t n,
-                                    const float (&q)[DIM], uint32_t self, knn_best<KB> &b)
+static inline KIT_HD void s5_search(const float4 *__restrict__ nodes, const uint32_t *__restrict__ ids,
+                                    uint32_t n, const float (&q)[DIM], uint32_t self, knn_best<KB> &b)
 {
     uint32_t i = 1, from = 0; /* n >= 1 */
     for (;;) {
@@ -38,7 +38,7 @@ static inline KIT_HD void s5_search(const float4 *__restrict__ nodes, const uint
         const int a = knn_axis<DIM>(i);
         const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_comp4(p, a));
         const uint32_t near = 2u * i + (diff >= 0.0f ? 1u : 0u); /* i < 2^31: no overflow */
-        if (from < i) {                                           /* first visit */
+        if (from < i) {                                          /* first visit */
             knn_best_visit(b, knn_d2<DIM>(q, p), ids, i, self);
             if (near <= n) {
                 from = i;
@@ -96,9 +96,9 @@ extern "C" size_t knn_s5_scratch(size_t n, size_t m, int dim, int k)
 }
 
 /* also s6's query: any tree image of knn_tree.cuh's layout, however it was built */
-extern "C" cudaError_t knn_s5_query(const void *tree, const float *points, size_t n,
-                                              const float *queries, size_t m, int dim, int k, int all,
-                                              uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
+extern "C" cudaError_t knn_s5_query(const void *tree, const float *points, size_t n, const float *queries,
+                                    size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                    void *scratch, cudaStream_t s)
 {
     KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
     if (m == 0) return cudaSuccess;
@@ -111,7 +111,8 @@ extern "C" cudaError_t knn_s5_query(const void *tree, const float *points, size_
         constexpr int DIM = decltype(dd)::value, KB = decltype(kk)::value;
         const uint32_t *perm = NULL;
         KIT_TRY(knn_morton_order<DIM>(tree, queries, m, scratch, &perm, s));
-        s5_query_kernel<DIM, KB><<<grid, S5_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, perm, idx, dist2);
+        s5_query_kernel<DIM, KB>
+            <<<grid, S5_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, perm, idx, dist2);
         return cudaGetLastError();
     });
 }

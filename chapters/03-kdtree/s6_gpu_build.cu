@@ -153,7 +153,8 @@ static inline KIT_HD uint32_t s6_dest(int c, uint32_t pos, uint32_t lt, uint32_t
  * st0 + 0 .. st0 + N0 - 1): the node f at rank st0 + p; a median of a shallower level stays; else
  * the point belongs to the subtree of f's ancestor a at depth lvl, and goes to that range's start
  * + its rank in the (key, position) order of the range, so every range comes out sorted */
-static inline KIT_HD uint32_t s6_local_target(knn_lb lb, uint64_t st0, uint32_t p, int lvl, const uint32_t *keys)
+static inline KIT_HD uint32_t s6_local_target(knn_lb lb, uint64_t st0, uint32_t p, int lvl,
+                                              const uint32_t *keys)
 {
     const uint64_t f = knn_lb_inorder_node(lb, st0 + p);
     const int df = knn_log2(f);
@@ -300,9 +301,9 @@ static __global__ void __launch_bounds__(32 * S6_SEL_WARPS)
 /* ---------------------------------------------------------------- 1b: partition */
 
 static __global__ void __launch_bounds__(S6_TPB)
-    s6_partition(const float4 *__restrict__ src, const uint32_t *__restrict__ src_id, float4 *__restrict__ dst,
-                 uint32_t *__restrict__ dst_id, knn_lb lb, int level, uint32_t tps, int axis, s6_seg *state,
-                 float4 *__restrict__ med_pts, uint32_t *__restrict__ med_ids)
+    s6_partition(const float4 *__restrict__ src, const uint32_t *__restrict__ src_id,
+                 float4 *__restrict__ dst, uint32_t *__restrict__ dst_id, knn_lb lb, int level, uint32_t tps,
+                 int axis, s6_seg *state, float4 *__restrict__ med_pts, uint32_t *__restrict__ med_ids)
 {
     constexpr int NW = S6_TPB / 32;
     __shared__ uint32_t s_woff[NW][3];
@@ -335,7 +336,7 @@ static __global__ void __launch_bounds__(S6_TPB)
         const uint32_t m0 = __ballot_sync(BALLOT_FULL, cls[r] == 0);
         const uint32_t m1 = __ballot_sync(BALLOT_FULL, cls[r] == 1);
         const uint32_t m2 = __ballot_sync(BALLOT_FULL, cls[r] == 2);
-        rk[r] = cls[r] == 0 ? run0 + __popc(m0 & below)
+        rk[r] = cls[r] == 0   ? run0 + __popc(m0 & below)
                 : cls[r] == 1 ? run1 + __popc(m1 & below)
                               : run2 + __popc(m2 & below);
         run0 += __popc(m0);
@@ -379,8 +380,8 @@ static __global__ void __launch_bounds__(S6_TPB)
 /* ---------------------------------------------------------------- 2: subtrees in shared memory */
 
 static __global__ void __launch_bounds__(S6_LOCAL_TPB)
-    s6_local(const float4 *__restrict__ src, const uint32_t *__restrict__ src_id, knn_lb lb, int level0, int dim,
-             float4 *__restrict__ nodes, uint32_t *__restrict__ ids)
+    s6_local(const float4 *__restrict__ src, const uint32_t *__restrict__ src_id, knn_lb lb, int level0,
+             int dim, float4 *__restrict__ nodes, uint32_t *__restrict__ ids)
 {
     __shared__ float4 s_pt[2][S6_LOCAL_MAX]; /* 32 KB */
     __shared__ uint32_t s_id[2][S6_LOCAL_MAX];
@@ -397,7 +398,8 @@ static __global__ void __launch_bounds__(S6_LOCAL_TPB)
     int cur = 0;
     for (int lvl = level0; lvl < lb.D; lvl++) { /* level D: single nodes */
         const int axis = lvl % dim;
-        for (uint32_t p = threadIdx.x; p < N0; p += S6_LOCAL_TPB) s_key[p] = knn_key(knn_comp4(s_pt[cur][p], axis));
+        for (uint32_t p = threadIdx.x; p < N0; p += S6_LOCAL_TPB)
+            s_key[p] = knn_key(knn_comp4(s_pt[cur][p], axis));
         __syncthreads();
         for (uint32_t p = threadIdx.x; p < N0; p += S6_LOCAL_TPB) {
             const uint32_t to = s6_local_target(lb, st0, p, lvl, s_key);
@@ -416,8 +418,8 @@ static __global__ void __launch_bounds__(S6_LOCAL_TPB)
 
 /* ---------------------------------------------------------------- 3: the global levels' medians */
 
-static __global__ void s6_medians(const float4 *med_pts, const uint32_t *med_ids, uint32_t count, float4 *nodes,
-                                  uint32_t *ids)
+static __global__ void s6_medians(const float4 *med_pts, const uint32_t *med_ids, uint32_t count,
+                                  float4 *nodes, uint32_t *ids)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x + 1u;
     if (i <= count) {
@@ -505,9 +507,9 @@ extern "C" cudaError_t knn_s6_build(const float *points, size_t n, int dim, void
 /* the query is s5's, on the same image */
 extern "C" size_t knn_s6_scratch(size_t n, size_t m, int dim, int k) { return knn_s5_scratch(n, m, dim, k); }
 
-extern "C" cudaError_t knn_s6_query(const void *tree, const float *points, size_t n, const float *queries, size_t m,
-                                    int dim, int k, int all, uint32_t *idx, float *dist2, void *scratch,
-                                    cudaStream_t s)
+extern "C" cudaError_t knn_s6_query(const void *tree, const float *points, size_t n, const float *queries,
+                                    size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                    void *scratch, cudaStream_t s)
 {
     return knn_s5_query(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s);
 }
