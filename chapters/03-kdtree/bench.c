@@ -136,7 +136,6 @@ static cudaError_t exp_build(kit_bench *b)
     return with_axes(b, "k=1 all=0 queries=4099 dim=3", build_sweep);
 }
 
-#ifdef KNN_HAVE_TREE_STEPS
 /* s2's threads per block at 10^6, QNN and kNN k=8, then the main ladder in the same run */
 static cudaError_t tpb_point(kit_bench *b)
 {
@@ -153,7 +152,6 @@ static cudaError_t exp_tpb(kit_bench *b)
     KIT_TRY(with_axes(b, "k=1 all=0 queries=0 dim=3", tpb_point));
     return with_axes(b, "k=8 all=0 queries=0 dim=3", tpb_point);
 }
-#endif
 
 static const kit_experiment experiments[] = {
     {"qnn", "QNN (k=1) vs n = 10^3..10^7, m = n, 2D/3D/4D, uniform: every step and the CPU rows", exp_qnn},
@@ -168,9 +166,7 @@ static const kit_experiment experiments[] = {
      exp_inputs},
     {"k", "k = 1..32 at n = m = 10^6, 3D uniform", exp_k},
     {"build", "build time vs n = 10^3..10^7 (GPU steps' build phase, CPU builds), 3D uniform", exp_build},
-#ifdef KNN_HAVE_TREE_STEPS
     {"tpb", "s2's threads per block at 10^6, QNN and kNN k=8 (the document's Fig. 7.7 a-c)", exp_tpb},
-#endif
 };
 
 static const kit_chapter chapter = {

@@ -127,7 +127,7 @@ cudaError_t knn_check(const void *tree, const float *points, size_t n, const flo
 cudaError_t knn_check_build(const float *points, size_t n, int dim, const void *tree, size_t max_n);
 
 /* 256-byte rounding of the parts of a tree or scratch */
-static inline size_t knn_round256(size_t b) { return (b + 255) & ~(size_t)255; }
+static inline KIT_HD size_t knn_round256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 #define KNN_STEP_DECL(NAME)                                                                              \
     size_t knn_##NAME##_tree_bytes(size_t n, int dim);                                                  \
@@ -146,6 +146,7 @@ KNN_STEP_DECL(s3_tree_local);   /* stack in registers / local memory, aligned no
 KNN_STEP_DECL(s4_morton);       /* queries reordered along a Morton curve */
 KNN_STEP_DECL(s5_stackless);    /* no stack: left-balanced index arithmetic */
 KNN_STEP_DECL(s6_gpu_build);    /* the tree built on the GPU, build and query GPU-only */
+KNN_STEP_DECL(s7_buckets);      /* bucket leaves with tight boxes: for clustered data */
 
 /* s2's block-size tuning table (the document's Fig. 7.7 a-c) */
 #define KNN_S2_NVARIANTS 6
@@ -242,13 +243,8 @@ extern const kit_input knn_inputs[KNN_NINPUTS];
 /* --------------------------------------------------------- problem, ladders */
 
 extern const kit_problem knn_problem;
-#ifdef KNN_HAVE_TREE_STEPS
-#define KNN_NSTEPS 7
+#define KNN_NSTEPS 8
 #define KNN_NLADDERS 2
-#else
-#define KNN_NSTEPS 2
-#define KNN_NLADDERS 1
-#endif
 #define KNN_NMAIN 1
 extern const knn_step knn_steps[KNN_NSTEPS];
 extern const kit_ladder *const knn_ladders[KNN_NLADDERS];

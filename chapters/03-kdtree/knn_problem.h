@@ -39,8 +39,6 @@ void knn_reference(const kit_problem *P, kit_host *h, const kit_shape *sh);
 
 /* the s2 block-size ladder (tree steps only) */
 extern const kit_ladder knn_ladder;
-#ifdef KNN_HAVE_TREE_STEPS
 extern const kit_ladder knn_s2_tpb_ladder;
-#endif
 
 #endif

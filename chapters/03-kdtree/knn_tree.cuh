@@ -69,7 +69,6 @@ typedef struct knn_tree_hdr {
     uint32_t lo[4], hi[4]; /* per axis: smallest and largest coordinate, as knn_key order keys */
 } knn_tree_hdr;
 
-static inline KIT_HD size_t knn_round256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 static inline KIT_HD size_t knn_image_bytes(size_t n)
 {

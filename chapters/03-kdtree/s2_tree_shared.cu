@@ -34,7 +34,7 @@
 #define S2_TPB 64         /* the ladder step's block size */
 #define S2_DESC_LEVELS 21 /* describe(): the stack of a tree of 2^20 .. 2^21 - 1 points */
 
-extern "C" const char knn_s2_param[] = "tpb=64 stack=shared (8 B x levels per thread) k-buckets=1/8/16/32";
+extern "C" const char knn_s2_tree_shared_param[] = "tpb=64 stack=shared (8 B x levels per thread) k-buckets=1/8/16/32";
 
 template <int DIM, int KB>
 static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint32_t *__restrict__ ids,
@@ -118,31 +118,31 @@ static cudaError_t s2_describe(kit_kernel_desc *d)
     return cudaSuccess;
 }
 
-extern "C" size_t knn_s2_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s2_tree_shared_tree_bytes(size_t n, int dim)
 {
     (void)dim;
     return knn_image_bytes(n);
 }
 
-extern "C" cudaError_t knn_s2_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s2_tree_shared_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     return knn_tree_cpu_build(points, n, dim, tree, s);
 }
 
-extern "C" size_t knn_s2_scratch(size_t n, size_t m, int dim, int k)
+extern "C" size_t knn_s2_tree_shared_scratch(size_t n, size_t m, int dim, int k)
 {
     (void)n, (void)m, (void)dim, (void)k;
     return 0;
 }
 
-extern "C" cudaError_t knn_s2_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s2_tree_shared_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
     return s2_run<S2_TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s);
 }
 
-extern "C" cudaError_t knn_s2_describe(kit_kernel_desc *d) { return s2_describe<S2_TPB>(d); }
+extern "C" cudaError_t knn_s2_tree_shared_describe(kit_kernel_desc *d) { return s2_describe<S2_TPB>(d); }
 
 // clang-format off
 /* ---- tuning table: threads per block (the document's Fig. 7.7: its best were 4 - 16) */
@@ -151,7 +151,8 @@ extern "C" cudaError_t knn_s2_describe(kit_kernel_desc *d) { return s2_describe<
     {{"s2_tree_shared", "tpb=" #T " stack=shared (8 B x levels per thread) k-buckets=1/8/16/32",       \
       "the document's search: CPU-built tree, one thread per query, stack in shared memory", S2_FILE,  \
       NULL, KIT_STEP_GPU, s2_describe<T>, 0, 0},                                                        \
-     knn_s2_tree_bytes, knn_s2_build, knn_s2_scratch, s2_run<T>}
+     knn_s2_tree_shared_tree_bytes, knn_s2_tree_shared_build, knn_s2_tree_shared_scratch, s2_run<T>,   \
+     KNN_COST_TREE}
 
 static_assert(KNN_S2_NVARIANTS == 6, "knn.h's KNN_S2_NVARIANTS must match the table below");
 extern "C" const knn_step knn_s2_tpb_variants[KNN_S2_NVARIANTS] = {

@@ -21,7 +21,7 @@
 
 #define S3_TPB 128
 
-extern "C" const char knn_s3_param[] = "tpb=128 stack=local (32 x 8 B) node=float4 k-buckets=1/8/16/32";
+extern "C" const char knn_s3_tree_local_param[] = "tpb=128 stack=local (32 x 8 B) node=float4 k-buckets=1/8/16/32";
 
 template <int DIM, int KB>
 static __global__ void __launch_bounds__(S3_TPB)
@@ -38,24 +38,24 @@ static __global__ void __launch_bounds__(S3_TPB)
     knn_best_store(b, k, j, idx, dist2);
 }
 
-extern "C" size_t knn_s3_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s3_tree_local_tree_bytes(size_t n, int dim)
 {
     (void)dim;
     return knn_image_bytes(n);
 }
 
-extern "C" cudaError_t knn_s3_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s3_tree_local_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     return knn_tree_cpu_build(points, n, dim, tree, s);
 }
 
-extern "C" size_t knn_s3_scratch(size_t n, size_t m, int dim, int k)
+extern "C" size_t knn_s3_tree_local_scratch(size_t n, size_t m, int dim, int k)
 {
     (void)n, (void)m, (void)dim, (void)k;
     return 0;
 }
 
-extern "C" cudaError_t knn_s3_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s3_tree_local_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
@@ -71,4 +71,4 @@ extern "C" cudaError_t knn_s3_query(const void *tree, const float *points, size_
     });
 }
 
-KIT_DESCRIBE(knn_s3_describe, (s3_query_kernel<3, 1>), S3_TPB, 0)
+KIT_DESCRIBE(knn_s3_tree_local_describe, (s3_query_kernel<3, 1>), S3_TPB, 0)

@@ -20,7 +20,7 @@
 
 #define S4_TPB 128
 
-extern "C" const char knn_s4_param[] =
+extern "C" const char knn_s4_morton_param[] =
     "tpb=128 stack=local (32 x 8 B) node=float4 morton=b bits/axis (b<=10/7/5 for dim 2/3/4)";
 
 template <int DIM, int KB>
@@ -40,24 +40,24 @@ static __global__ void __launch_bounds__(S4_TPB)
     knn_best_store(b, k, j, idx, dist2);
 }
 
-extern "C" size_t knn_s4_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s4_morton_tree_bytes(size_t n, int dim)
 {
     (void)dim;
     return knn_image_bytes(n);
 }
 
-extern "C" cudaError_t knn_s4_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s4_morton_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     return knn_tree_cpu_build(points, n, dim, tree, s);
 }
 
-extern "C" size_t knn_s4_scratch(size_t n, size_t m, int dim, int k)
+extern "C" size_t knn_s4_morton_scratch(size_t n, size_t m, int dim, int k)
 {
     (void)n, (void)k;
     return knn_morton_scratch(m, dim);
 }
 
-extern "C" cudaError_t knn_s4_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s4_morton_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
@@ -78,4 +78,4 @@ extern "C" cudaError_t knn_s4_query(const void *tree, const float *points, size_
     });
 }
 
-KIT_DESCRIBE(knn_s4_describe, (s4_query_kernel<3, 1>), S4_TPB, 0)
+KIT_DESCRIBE(knn_s4_morton_describe, (s4_query_kernel<3, 1>), S4_TPB, 0)

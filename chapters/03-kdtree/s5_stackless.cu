@@ -25,7 +25,7 @@
 
 #define S5_TPB 128
 
-extern "C" const char knn_s5_param[] =
+extern "C" const char knn_s5_stackless_param[] =
     "tpb=128 stackless (parent = i/2) node=float4 morton=b bits/axis (b<=10/7/5 for dim 2/3/4)";
 
 template <int DIM, int KB>
@@ -78,25 +78,25 @@ static __global__ void __launch_bounds__(S5_TPB)
     knn_best_store(b, k, j, idx, dist2);
 }
 
-extern "C" size_t knn_s5_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s5_stackless_tree_bytes(size_t n, int dim)
 {
     (void)dim;
     return knn_image_bytes(n);
 }
 
-extern "C" cudaError_t knn_s5_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s5_stackless_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     return knn_tree_cpu_build(points, n, dim, tree, s);
 }
 
-extern "C" size_t knn_s5_scratch(size_t n, size_t m, int dim, int k)
+extern "C" size_t knn_s5_stackless_scratch(size_t n, size_t m, int dim, int k)
 {
     (void)n, (void)k;
     return knn_morton_scratch(m, dim);
 }
 
 /* also s6's query: any tree image of knn_tree.cuh's layout, however it was built */
-extern "C" cudaError_t knn_s5_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s5_stackless_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
@@ -117,4 +117,4 @@ extern "C" cudaError_t knn_s5_query(const void *tree, const float *points, size_
     });
 }
 
-KIT_DESCRIBE(knn_s5_describe, (s5_query_kernel<3, 1>), S5_TPB, 0)
+KIT_DESCRIBE(knn_s5_stackless_describe, (s5_query_kernel<3, 1>), S5_TPB, 0)

@@ -73,7 +73,7 @@
 #define S6_LOCAL_TPB 256
 #define S6_LOAD_ITEMS 4
 
-extern "C" const char knn_s6_param[] =
+extern "C" const char knn_s6_gpu_build_param[] =
     "build: radix select 4x8 bits + partition per level while > 1024 points, then one block per subtree; "
     "query: s5";
 
@@ -430,7 +430,7 @@ static __global__ void s6_medians(const float4 *med_pts, const uint32_t *med_ids
 
 /* ---------------------------------------------------------------- the step */
 
-extern "C" size_t knn_s6_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s6_gpu_build_tree_bytes(size_t n, int dim)
 {
     s6_plan P;
     (void)dim;
@@ -439,7 +439,7 @@ extern "C" size_t knn_s6_tree_bytes(size_t n, int dim)
     return P.bytes;
 }
 
-extern "C" cudaError_t knn_s6_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s6_gpu_build_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     s6_plan P;
     KIT_TRY(knn_tree_build_args(points, n, dim, tree));
@@ -505,13 +505,13 @@ extern "C" cudaError_t knn_s6_build(const float *points, size_t n, int dim, void
 }
 
 /* the query is s5's, on the same image */
-extern "C" size_t knn_s6_scratch(size_t n, size_t m, int dim, int k) { return knn_s5_scratch(n, m, dim, k); }
+extern "C" size_t knn_s6_gpu_build_scratch(size_t n, size_t m, int dim, int k) { return knn_s5_stackless_scratch(n, m, dim, k); }
 
-extern "C" cudaError_t knn_s6_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s6_gpu_build_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    return knn_s5_query(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s);
+    return knn_s5_stackless_query(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s);
 }
 
-extern "C" cudaError_t knn_s6_describe(kit_kernel_desc *d) { return knn_s5_describe(d); }
+extern "C" cudaError_t knn_s6_gpu_build_describe(kit_kernel_desc *d) { return knn_s5_stackless_describe(d); }

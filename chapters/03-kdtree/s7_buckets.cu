@@ -24,10 +24,10 @@
  *   to the near child (the plane side of the query, recomputed identically on the way back) if it
  *   exists and its box passes, else act as back from it; back from the near child - go to the far
  *   child if it exists and its box passes NOW; otherwise up.  Leaf: scan its run, go up.
- * Build: knn_s6_build (the image: header, heap nodes, GPU-built), then s7_gather puts the points in
+ * Build: knn_s6_gpu_build_build (the image: header, heap nodes, GPU-built), then s7_gather puts the points in
  * in-order rank (in[p] = node[knn_lb_inorder_node(p)]), s7_leaf_boxes reduces each leaf's run, and
  * one s7_up_boxes launch per level Lb - 1 .. 0 merges two child boxes and the node's own point.
- * Tree bytes (exact): round256(knn_s6_tree_bytes(n)) + round256(16 n) + round256(4 n)
+ * Tree bytes (exact): round256(knn_s6_gpu_build_tree_bytes(n)) + round256(16 n) + round256(4 n)
  *                     + round256(32 * 2^(Lb + 1)).
  * Why it is faster on clustered data: far fewer nodes entered (boxes, not planes), and the leaf
  * points are scanned as contiguous runs.  What it costs: 32 bytes of box per node of the top Lb
@@ -51,7 +51,7 @@
 #define S7_LEAF 16 /* bucket leaves: the first level whose subtrees hold at most this many points */
 #define S7_BOX_TPB 256
 
-extern "C" const char knn_s7_param[] =
+extern "C" const char knn_s7_buckets_param[] =
     "tpb=128 leaves<=16 points (in-order runs) tight boxes per node, stackless, morton; build: s6";
 
 struct s7_plan {
@@ -66,7 +66,7 @@ static void s7_make_plan(size_t n, s7_plan *P) /* 1 <= n <= KNN_MAX_N */
     P->lb = knn_lb_shape(n);
     while (knn_lb_size(P->lb, (uint64_t)1 << l) > S7_LEAF) l++; /* ends: size(2^D) = 1 */
     P->Lb = l;
-    size_t o = knn_round256(knn_s6_tree_bytes(n, 3));
+    size_t o = knn_round256(knn_s6_gpu_build_tree_bytes(n, 3));
     P->off_in = o;
     o += knn_round256(n * sizeof(float4));
     P->off_inid = o;
@@ -210,7 +210,7 @@ static __global__ void __launch_bounds__(S7_BOX_TPB)
 
 /* ---------------------------------------------------------------- the step */
 
-extern "C" size_t knn_s7_tree_bytes(size_t n, int dim)
+extern "C" size_t knn_s7_buckets_tree_bytes(size_t n, int dim)
 {
     s7_plan P;
     (void)dim;
@@ -219,7 +219,7 @@ extern "C" size_t knn_s7_tree_bytes(size_t n, int dim)
     return P.bytes;
 }
 
-extern "C" cudaError_t knn_s7_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
+extern "C" cudaError_t knn_s7_buckets_build(const float *points, size_t n, int dim, void *tree, cudaStream_t s)
 {
     s7_plan P;
     KIT_TRY(knn_tree_build_args(points, n, dim, tree));
@@ -228,7 +228,7 @@ extern "C" cudaError_t knn_s7_build(const float *points, size_t n, int dim, void
     const unsigned gather_grid = kit_blocks_for(n, S7_BOX_TPB);
     const unsigned leaf_grid = kit_blocks_for((size_t)1 << P.Lb, S7_BOX_TPB);
     if (!gather_grid || !leaf_grid) return cudaErrorInvalidValue;
-    KIT_TRY(knn_s6_build(points, n, dim, tree, s));
+    KIT_TRY(knn_s6_gpu_build_build(points, n, dim, tree, s));
     char *base = (char *)tree;
     const float4 *nodes = knn_nodes(tree);
     const uint32_t *ids = knn_ids(tree, n);
@@ -245,13 +245,13 @@ extern "C" cudaError_t knn_s7_build(const float *points, size_t n, int dim, void
     return cudaSuccess;
 }
 
-extern "C" size_t knn_s7_scratch(size_t n, size_t m, int dim, int k)
+extern "C" size_t knn_s7_buckets_scratch(size_t n, size_t m, int dim, int k)
 {
     (void)n, (void)k;
     return knn_morton_scratch(m, dim);
 }
 
-extern "C" cudaError_t knn_s7_query(const void *tree, const float *points, size_t n, const float *queries,
+extern "C" cudaError_t knn_s7_buckets_query(const void *tree, const float *points, size_t n, const float *queries,
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
@@ -277,4 +277,4 @@ extern "C" cudaError_t knn_s7_query(const void *tree, const float *points, size_
     });
 }
 
-KIT_DESCRIBE(knn_s7_describe, (s7_query_kernel<3, 1>), S7_TPB, 0)
+KIT_DESCRIBE(knn_s7_buckets_describe, (s7_query_kernel<3, 1>), S7_TPB, 0)

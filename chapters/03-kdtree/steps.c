@@ -1,7 +1,6 @@
 /* steps.c - chapter 03's step tables (the only list of its ladder), its problem (buffers, axes,
  * inputs, reference, comparison, CPU baselines) and the ladders that let the harness drive
- * them.  The tree steps s2 .. s6 come from their own files (another change of this chapter):
- * their entries are compiled when KNN_HAVE_TREE_STEPS is defined. */
+ * them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@ const knn_step knn_steps[KNN_NSTEPS] = {
          KNN_COST_BRUTE),
     STEP(s1_brute_tiled, "the points staged through shared-memory tiles, one float4 broadcast per point",
          KNN_COST_BRUTE),
-#ifdef KNN_HAVE_TREE_STEPS
     STEP(s2_tree_shared, "the document: CPU-built left-balanced kd-tree, DFS with a stack in shared memory",
          KNN_COST_TREE),
     STEP(s3_tree_local, "the search stack in registers / local memory, nodes as aligned float4",
@@ -30,7 +28,8 @@ const knn_step knn_steps[KNN_NSTEPS] = {
          KNN_COST_TREE),
     STEP(s6_gpu_build, "the tree built on the GPU too: build and query without a host round trip",
          KNN_COST_TREE),
-#endif
+    STEP(s7_buckets, "bucket leaves of <= 16 points with tight boxes, entered by box distance",
+         KNN_COST_TREE),
 };
 
 /* ----------------------------------------------------------------- problem */
@@ -302,10 +301,6 @@ static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, 
 
 const kit_ladder knn_ladder = LADDER("knn", "k nearest neighbours (QNN, kNN, All-NN, All-kNN)", knn_steps,
                                      KNN_NSTEPS);
-#ifdef KNN_HAVE_TREE_STEPS
 const kit_ladder knn_s2_tpb_ladder = LADDER("knn-s2-tpb", "s2 (tree, shared-memory stack), threads per block",
                                             knn_s2_tpb_variants, KNN_S2_NVARIANTS);
 const kit_ladder *const knn_ladders[KNN_NLADDERS] = {&knn_ladder, &knn_s2_tpb_ladder};
-#else
-const kit_ladder *const knn_ladders[KNN_NLADDERS] = {&knn_ladder};
-#endif
