@@ -5,16 +5,15 @@
  * and the mode are template parameters, so each instantiation carries only its own code.
  *
  * Tile geometry (TBS threads x IPT items, IPT a multiple of 4).  The elements are numbered
- * in a "virtual" index space v = i + head, where head (0..3) is the number of 4-byte words
- * between the 16-byte boundary below the primary array and its start (the primary array is
- * `in`, or `flags` when nothing else is read).  Tile t covers v in [t * TILE, (t+1) * TILE),
- * so every tile and every group of 4 starts on a 16-byte boundary of the primary array and
- * can be loaded with one 16-byte vector (4 bytes when the primary array is the flags; the
- * flags of a flagged value select are words too when they sit alike, else bytes),
- * whatever the caller's pointer; the valid elements are lo = head <= v < hi = head + n,
- * and a group that is not entirely valid (the first of tile 0, the last ones of the last
- * tile) is loaded element by element with a range test, never touching a byte outside
- * the caller's arrays.
+ * in a "virtual" index space v = i + head.  The primary array is `in` (or `flags` when only
+ * the flags are read), and head (0..3) is how many of its elements lie between the 16-byte
+ * (flags: 4-byte) boundary below it and its start.  Tile t covers v in [t * TILE, (t+1) *
+ * TILE), so every tile and every group of 4 elements starts on such a boundary and is one
+ * aligned 16-byte (flags: 4-byte) load, whatever the caller's pointer.  The flags of a
+ * flagged value select are 4-byte loads too when they sit like the values, else bytes.  The
+ * valid elements are lo = head <= v < hi = head + n; a group that is not entirely valid (the
+ * first of tile 0, the last ones of the last tile) is loaded element by element with a range
+ * test, never touching a byte outside the caller's arrays.
  *
  * Inside a tile, warp w owns the WSEG = 32 x IPT consecutive elements from w * WSEG, in
  * VPT = IPT / 4 rows of 128: row k of the warp is its elements k * 128 .. k * 128 + 127,
