@@ -5,15 +5,15 @@
  * and the mode are template parameters, so each instantiation carries only its own code.
  *
  * Tile geometry (TBS threads x IPT items, IPT a multiple of 4).  The elements are numbered
- * in a "virtual" index space v = i + head, where head (0..3) is the number of 4-byte words
- * between the 16-byte boundary below the primary array and its start (the primary array is
- * `in`, or `flags` when nothing else is read).  Tile t covers v in [t * TILE, (t+1) * TILE),
- * so every tile and every group of 4 starts on a 16-byte boundary of the primary array and
- * can be loaded with one 16-byte vector (4 bytes when the primary array is the flags),
- * whatever the caller's pointer; the valid elements are lo = head <= v < hi = head + n,
- * and a group that is not entirely valid (the first of tile 0, the last ones of the last
- * tile) is loaded element by element with a range test, never touching a byte outside
- * the caller's arrays.
+ * in a "virtual" index space v = i + head.  The primary array is `in` (or `flags` when only
+ * the flags are read), and head (0..3) is how many of its elements lie between the 16-byte
+ * (flags: 4-byte) boundary below it and its start.  Tile t covers v in [t * TILE, (t+1) *
+ * TILE), so every tile and every group of 4 elements starts on such a boundary and is one
+ * aligned 16-byte (flags: 4-byte) load, whatever the caller's pointer.  The flags of a
+ * flagged value select are 4-byte loads too when they sit like the values, else bytes.  The
+ * valid elements are lo = head <= v < hi = head + n; a group that is not entirely valid (the
+ * first of tile 0, the last ones of the last tile) is loaded element by element with a range
+ * test, never touching a byte outside the caller's arrays.
  *
  * Inside a tile, warp w owns the WSEG = 32 x IPT consecutive elements from w * WSEG, in
  * VPT = IPT / 4 rows of 128: row k of the warp is its elements k * 128 .. k * 128 + 127,
@@ -108,8 +108,10 @@ static __device__ __forceinline__ unsigned sp_flag_bits(unsigned w)
 
 /* Loads this thread's groups: x[4k + j] = element j of row k (when the kernel reads `in`),
  * fbits / vbits bit 4k + j: its flag is nonzero / it is valid (lo <= v < hi).  FULL: every
- * element of the tile is valid (no range test). */
-template <int TBS, int IPT, int MODE, int OP, bool FULL>
+ * element of the tile is valid (no range test).  FV: a group's 4 flags are one aligned word
+ * (the flags are the primary array, or their address is as far from a 4-byte boundary as
+ * head says); else the flags are loaded byte by byte. */
+template <int TBS, int IPT, int MODE, int OP, bool FV, bool FULL>
 static __device__ __forceinline__ void sp_load(const sp_args &a, size_t wv, unsigned lane, uint32_t (&x)[IPT],
                                                unsigned &fbits, unsigned &vbits)
 {
@@ -131,10 +133,10 @@ static __device__ __forceinline__ void sp_load(const sp_args &a, size_t wv, unsi
                 x[4 * k + 3] = q.w;
             }
             if constexpr (R::flagged) {
-                if constexpr (R::flags_primary) {
+                if constexpr (FV) {
                     const unsigned w = __ldg(reinterpret_cast<const unsigned *>(a.flags + g));
                     fbits |= sp_flag_bits(w) << (4 * k);
-                } else { /* the flags' alignment is not the values': bytes */
+                } else { /* the flags are not aligned like the values: bytes */
 #pragma unroll
                     for (int j = 0; j < 4; j++)
                         fbits |= (unsigned)(__ldg(a.flags + g + j) != 0) << (4 * k + j);
@@ -155,7 +157,7 @@ static __device__ __forceinline__ void sp_load(const sp_args &a, size_t wv, unsi
     }
 }
 
-template <int TBS, int IPT, int MODE, int OP>
+template <int TBS, int IPT, int MODE, int OP, bool FV>
 static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
@@ -181,8 +183,8 @@ static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
     if constexpr (OP == SP_UNIQUE) {
         if (lane == 0 && wv > lo && wv < hi) first_prev = __ldg(a.in + (wv - a.head - 1));
     }
-    if (full) sp_load<TBS, IPT, MODE, OP, true>(a, wv, lane, x, fbits, vbits);
-    else sp_load<TBS, IPT, MODE, OP, false>(a, wv, lane, x, fbits, vbits);
+    if (full) sp_load<TBS, IPT, MODE, OP, FV, true>(a, wv, lane, x, fbits, vbits);
+    else sp_load<TBS, IPT, MODE, OP, FV, false>(a, wv, lane, x, fbits, vbits);
 
     unsigned m = 0; /* bit 4k + j: element j of row k is selected (kept) */
     if constexpr (OP == SP_UNIQUE) {
@@ -316,7 +318,12 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     a.tiles = kit_blocks_for(n + a.head, S::TILE);
     if (!a.tiles) return cudaErrorInvalidValue;
     KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s));
-    sp_kernel<TBS, IPT, MODE, OP><<<a.tiles, TBS, 0, s>>>(a);
+    if constexpr (R::flagged && !R::flags_primary) { /* values and flags: words when they align alike */
+        if (((uintptr_t)flags & 3u) == a.head) sp_kernel<TBS, IPT, MODE, OP, true><<<a.tiles, TBS, 0, s>>>(a);
+        else sp_kernel<TBS, IPT, MODE, OP, false><<<a.tiles, TBS, 0, s>>>(a);
+    } else {
+        sp_kernel<TBS, IPT, MODE, OP, R::flags_primary><<<a.tiles, TBS, 0, s>>>(a);
+    }
     return cudaGetLastError();
 }
 
@@ -341,7 +348,7 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
 template <int TBS, int IPT, int OP>
 static cudaError_t sp_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP>;
+    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false>;
     d->block_threads = TBS;
     d->dyn_smem = 0;
     return cudaSuccess;

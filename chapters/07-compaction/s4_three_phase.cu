@@ -15,10 +15,10 @@
  * elements; the predicate is evaluated once and the data (for index output) read once - phase 3
  * reads n/8 bytes of masks instead of the 4n of the input.
  * What still limits it: three launches with the mask and counter arrays written and read between
- * them; value output reads every selected element a second time in phase 3 (at p = 0.5 nearly every
- * sector of the input: about 8n bytes read instead of 4n); phase 1 issues one 128-byte load per warp
- * and subgroup, so a warp has little in flight unless the compiler hoists the 32 loads (it does for
- * full groups, which take an unguarded path); the output stores are 32-element runs, not tiles.
+ * them; value output reads every selected element a second time in phase 3 (at p = 0.5 nearly
+ * every sector of the input: about 8n bytes read instead of 4n); the output stores are 32-element
+ * runs, not tiles.  (Phase 1 keeps its 32 loads in flight: a full group evaluates its 32
+ * predicates before its 32 ballots.)
  * Knob: threads per block (the paper's Fig. 10: 128 best on a K40), compact_tpb_variants.
  * Corrections to the paper's listing: it returned from phase 3 per thread before the shuffles
  * (undefined with partial warps) and ignored the last n % 32 elements; here whole warps leave
@@ -44,10 +44,15 @@ static __global__ void __launch_bounds__(TBS)
     const size_t base = g * S4_GROUP;
     unsigned mine = 0; /* lane i: the mask of subgroup i */
     if (base + S4_GROUP <= n) {
+        /* the 32 predicates first (no warp-synchronous instruction between the loads, so all 32
+         * are in flight together), then the 32 ballots */
+        unsigned p = 0;
+#pragma unroll
+        for (unsigned it = 0; it < 32; it++)
+            p |= (unsigned)cm_selected<MODE>(in, flags, base + it * 32 + lane, lim, any) << it;
 #pragma unroll
         for (unsigned it = 0; it < 32; it++) {
-            const bool p = cm_selected<MODE>(in, flags, base + it * 32 + lane, lim, any);
-            const unsigned mask = __ballot_sync(BALLOT_FULL, p);
+            const unsigned mask = __ballot_sync(BALLOT_FULL, (p >> it) & 1u);
             if (lane == it) mine = mask;
         }
     } else { /* the last group: elements past n vote false */

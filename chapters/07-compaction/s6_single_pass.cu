@@ -16,8 +16,9 @@
  * What still limits it: the look-back is a chain: a tile whose predecessors have not published yet
  * waits (short in steady state: a window of 32 predecessors usually holds an inclusive prefix); the
  * tile number costs an atomic round trip before the first load; partial groups (the first and the
- * last of the array) fall back to scalar loads; flagged value output loads the flags byte by byte
- * (their alignment is not the values'). */
+ * last of the array) fall back to scalar loads; flagged value output loads 4 flags as one word
+ * only when the flags sit as far from a 4-byte boundary as the values from a 16-byte one (the
+ * harness's buffers do), else byte by byte. */
 #include "compact_single_pass.cuh"
 
 #define S6_TBS 384
