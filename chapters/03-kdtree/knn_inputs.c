@@ -18,7 +18,7 @@ const kit_input knn_inputs[KNN_NINPUTS] = {
      KNN_IN_CLUSTERED, 0},
     {"surface", "points on a circle (2D), torus (3D) or flat torus (4D); queries near it", KNN_IN_SURFACE, 0},
     {"duplicates", "every point repeated about 8 times; half the queries on points", KNN_IN_DUPLICATES, 0},
-    {"collinear", "points on one axis-parallel line (every other coordinate equal); queries uniform",
+    {"collinear", "points on one axis-parallel line (every other coordinate equal); queries near it",
      KNN_IN_COLLINEAR, 0},
     {"lattice", "points on a power-of-two grid; queries at grid points and cell centres (exact ties)",
      KNN_IN_LATTICE, 0},
@@ -251,16 +251,17 @@ static void generate(float *out, size_t n, int dim, const kit_input *in, int is_
         }
         return;
     }
-    case KNN_IN_COLLINEAR:
-        if (!is_query) {
-            static const float fixed[KNN_MAX_DIM] = {0.0f, 0.25f, 0.75f, 0.5f};
-            for (i = 0; i < n; i++) {
-                out[i * (size_t)dim] = unit(&st);
-                for (a = 1; a < dim; a++) out[i * (size_t)dim + (size_t)a] = fixed[a];
-            }
-            return;
+    case KNN_IN_COLLINEAR: {
+        /* queries near the line (sigma 0.001): far from it (uniform queries) the document's
+         * one-plane trim cannot skip anything along the line and a query visits most nodes */
+        static const float fixed[KNN_MAX_DIM] = {0.0f, 0.25f, 0.75f, 0.5f};
+        for (i = 0; i < n; i++) {
+            out[i * (size_t)dim] = unit(&st);
+            for (a = 1; a < dim; a++)
+                out[i * (size_t)dim + (size_t)a] = is_query ? (float)(fixed[a] + 0.001 * normal(&st)) : fixed[a];
         }
-        break; /* queries: uniform */
+        return;
+    }
     case KNN_IN_LATTICE: {
         const unsigned g = lattice_side(npoints, dim);
         for (i = 0; i < n; i++) {
