@@ -415,30 +415,22 @@ static inline cudaError_t knn_on_dim_k(int dim, int k, F f)
     }
 }
 
-/* the build phase's argument checks (before any copy or launch) */
+/* the build phase's argument checks (before any copy or launch): the chapter's, then a tree
+ * to build into when there are points */
 static inline cudaError_t knn_tree_build_args(const float *points, size_t n, int dim, const void *tree)
 {
-    if (dim < 2 || dim > 4 || n > KNN_MAX_N) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (!points || !tree) return cudaErrorInvalidValue;
-    if ((uintptr_t)points & 3u) return cudaErrorMisalignedAddress;
-    if ((uintptr_t)tree & 255u) return cudaErrorMisalignedAddress;
-    return cudaSuccess;
+    KIT_TRY(knn_check_build(points, n, dim, tree, 0));
+    return n > 0 && !tree ? cudaErrorInvalidValue : cudaSuccess;
 }
 
-/* the query phase's checks: the chapter's (knn_check), then the tree pointer */
+/* the query phase's checks: the chapter's (knn_check), then a tree to search when there is
+ * work (knn_check takes a NULL tree, for the brute-force steps) */
 static inline cudaError_t knn_tree_query_args(const void *tree, const float *points, size_t n,
                                               const float *queries, size_t m, int dim, int k, int all,
                                               const uint32_t *idx, const float *dist2, const void *scratch)
 {
     KIT_TRY(knn_check(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, 0));
-    if (n > KNN_MAX_N || m > KNN_MAX_N || dim < 2 || dim > 4 || k < 1 || k > KNN_MAX_K)
-        return cudaErrorInvalidValue; /* knn_check's job; repeated because the kernels rely on it */
-    if (n > 0 && m > 0) {
-        if (!tree) return cudaErrorInvalidValue;
-        if ((uintptr_t)tree & 255u) return cudaErrorMisalignedAddress;
-    }
-    return cudaSuccess;
+    return n > 0 && m > 0 && !tree ? cudaErrorInvalidValue : cudaSuccess;
 }
 
 /* n = 0: every rank of every query is (KNN_NONE, +inf) */
