@@ -785,6 +785,7 @@ Test(ch03_gpu, overflowing_and_nan_coordinates)
         uint64_t st = 5;
         for (i = 0; i < N * 3; i++) hp[i] = (i % 7 == 0) ? 3e19f : (float)(kit_rand64(&st) >> 40) / 16777216.0f;
         for (i = 0; i < M * 3; i++) hq[i] = (i % 11 == 0) ? -3e19f : (float)(kit_rand64(&st) >> 40) / 16777216.0f;
+        const float keep_p = hp[5], keep_q = hq[4]; /* the NaN part below changes these and puts them back */
         knn_cpu_brute(hp, N, hq, M, 3, K, 0, wi, wd);
         for (i = 0; i < KNN_NSTEPS; i++) {
             const knn_step *s = &knn_steps[i];
@@ -810,8 +811,8 @@ Test(ch03_gpu, overflowing_and_nan_coordinates)
             cr_assert_eq(s->build(dp, N, 3, tree, 0), cudaSuccess);
             cr_assert_eq(s->query(tree, dp, N, dq, M, 3, K, 0, di, dd, scr, 0), cudaSuccess);
             cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s: NaN coordinates", s->info.name);
-            hp[5] = 0.5f;
-            hq[4] = 0.5f;
+            hp[5] = keep_p;
+            hq[4] = keep_q;
             cudaFree(dp), cudaFree(dq), cudaFree(di), cudaFree(dd), cudaFree(tree), cudaFree(scr);
         }
     }

@@ -142,27 +142,54 @@ static void reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
     *(uint32_t *)h->buf[COMPACT_BUF_COUNT] = (uint32_t)c;
 }
 
-/* ascending order of a[0..n), LSD radix with 16-bit digits (tmp: n words) */
-static int sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
+/* ascending order of a[0..n), LSD radix with three 11-bit digits (tmp: n words; the result
+ * ends in tmp after an odd number of passes, so a copy back closes it) */
+static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
 {
-    size_t *cnt = (size_t *)malloc(65536 * sizeof *cnt), i;
+    size_t cnt[2048], i;
     int pass;
-    if (!cnt) return 0;
-    for (pass = 0; pass < 2; pass++) {
-        const int shift = 16 * pass;
-        uint32_t *src = pass ? tmp : a, *dst = pass ? a : tmp;
+    for (pass = 0; pass < 3; pass++) {
+        const int shift = 11 * pass;
+        const uint32_t *src = (pass & 1) ? tmp : a;
+        uint32_t *dst = (pass & 1) ? a : tmp;
         size_t sum = 0, d;
-        memset(cnt, 0, 65536 * sizeof *cnt);
-        for (i = 0; i < n; i++) cnt[(src[i] >> shift) & 0xFFFFu]++;
-        for (d = 0; d < 65536; d++) {
+        memset(cnt, 0, sizeof cnt);
+        for (i = 0; i < n; i++) cnt[(src[i] >> shift) & 0x7FFu]++;
+        for (d = 0; d < 2048; d++) {
             const size_t c = cnt[d];
             cnt[d] = sum;
             sum += c;
         }
-        for (i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0xFFFFu]++] = src[i];
+        for (i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0x7FFu]++] = src[i];
     }
-    free(cnt);
-    return 1;
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+/* Indices are distinct and below n, so for them a bitmap decides set equality in one pass
+ * each: every got index in range and seen once, and every wanted index seen (equal counts
+ * then make the sets equal).  0 and a message when they differ; -1 when out of memory. */
+static int same_index_set(const uint32_t *go, const uint32_t *wo, size_t c, size_t n, char *msg, size_t len)
+{
+    uint64_t *seen = (uint64_t *)calloc(n / 64 + 1, sizeof *seen);
+    size_t i;
+    int ok = 1;
+    if (!seen) return -1;
+    for (i = 0; i < c && ok; i++) {
+        const uint32_t x = go[i];
+        if (x >= n || (seen[x / 64] >> (x % 64) & 1u)) {
+            snprintf(msg, len, "out[%zu] = %u is %s (count %zu, n = %zu)", i, x,
+                     x >= n ? "not an index below n" : "a repeated index", c, n);
+            ok = 0;
+        } else
+            seen[x / 64] |= (uint64_t)1 << (x % 64);
+    }
+    for (i = 0; i < c && ok; i++)
+        if (!(seen[wo[i] / 64] >> (wo[i] % 64) & 1u)) {
+            snprintf(msg, len, "selected index %u is missing from out[0..%zu) (n = %zu)", wo[i], c, n);
+            ok = 0;
+        }
+    free(seen);
+    return ok;
 }
 
 int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *got, const kit_shape *sh,
@@ -191,6 +218,10 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
         return 0;
     }
     if (c == 0) return 1;
+    if (!(compact_shape_mode(P, sh) & COMPACT_VALUE)) {
+        ok = same_index_set(go, wo, c, n, msg, len);
+        if (ok >= 0) return ok;
+    }
     a = (uint32_t *)malloc(c * sizeof *a);
     b = (uint32_t *)malloc(c * sizeof *b);
     t = (uint32_t *)malloc(c * sizeof *t);
@@ -199,8 +230,8 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
     if (ok) {
         memcpy(a, go, c * sizeof *a);
         memcpy(b, wo, c * sizeof *b);
-        ok = sort_u32(a, t, c) && sort_u32(b, t, c);
-        if (!ok) snprintf(msg, len, "out of host memory for the multiset comparison (count %zu)", c);
+        sort_u32(a, t, c);
+        sort_u32(b, t, c);
     }
     if (ok && memcmp(a, b, c * sizeof *a) != 0) {
         for (i = 0; i < c && a[i] == b[i]; i++) continue;
