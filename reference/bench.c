@@ -123,10 +123,15 @@ void kit_bench_row(kit_bench *b, const kit_row *r)
     if (r->verified && strcmp(r->verified, "FAILED") == 0) b->failed++;
 }
 
+/* a progress line; in a log (stderr not a terminal) each line starts with the seconds since
+ * the first one, so a slow point shows where the time went */
 void kit_progress(kit_bench *b, const char *fmt, ...)
 {
+    static double t0 = -1;
     va_list ap;
-    fputs(b->tty ? "\r\033[K" : "  ", stderr);
+    if (t0 < 0) t0 = kit_wall_seconds();
+    if (b->tty) fputs("\r\033[K", stderr);
+    else fprintf(stderr, "  [%6.1f s] ", kit_wall_seconds() - t0);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

@@ -28,7 +28,9 @@
  *   1. thread 0 takes the tile number from an atomic counter (zeroed by the run): tiles
  *      are numbered in the order blocks start, so a block only ever waits on tiles
  *      whose blocks are already running - no deadlock, whatever the scheduler does;
- *      barrier 1 shares it;
+ *      barrier 1 shares it.  (ORDER = SP_BLOCK_ORDER, a tuning-table knob: the tile is
+ *      blockIdx.x, as in CUB, with no atomic and no barrier; that relies on the hardware
+ *      starting blocks in index order, which the programming model does not promise);
  *   2. every thread loads its IPT elements (all loads issued before any is used) and builds
  *      a bit mask of its selected (and, for partial tiles, valid) elements; the warp's count
  *      (one REDUX) goes to shared memory; barrier 2;
@@ -54,6 +56,8 @@
 #include "compact_device.cuh"
 
 enum { SP_SELECT = 0, SP_PARTITION = 1, SP_UNIQUE = 2 };
+/* how a block finds its tile: an atomic ticket (the ladder's choice) or its block index */
+enum { SP_TICKET = 0, SP_BLOCK_ORDER = 1 };
 
 template <int TBS, int IPT>
 struct sp_shape {
@@ -157,8 +161,9 @@ static __device__ __forceinline__ void sp_load(const sp_args &a, size_t wv, unsi
     }
 }
 
-template <int TBS, int IPT, int MODE, int OP, bool FV>
-static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
+/* MINB: the blocks per SM __launch_bounds__ asks for (1: the compiler's choice of registers) */
+template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB>
+static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, OP> R;
@@ -168,9 +173,14 @@ static __global__ void __launch_bounds__(TBS) sp_kernel(const sp_args a)
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 
     /* 1. the tile number, in the order blocks start */
-    if (tid == 0) s_tile = atomicAdd(a.ticket, 1u);
-    __syncthreads(); /* barrier 1 */
-    const unsigned tile = s_tile;
+    unsigned tile;
+    if constexpr (ORDER == SP_TICKET) {
+        if (tid == 0) s_tile = atomicAdd(a.ticket, 1u);
+        __syncthreads(); /* barrier 1 */
+        tile = s_tile;
+    } else {
+        tile = blockIdx.x;
+    }
     const size_t lo = a.head, hi = (size_t)a.head + a.n;
     const size_t tbase = (size_t)tile * S::TILE;           /* virtual */
     const size_t wv = tbase + (size_t)warp * S::WSEG;      /* this warp's first virtual index */
@@ -299,7 +309,7 @@ static size_t sp_scratch(size_t n)
     return ((n + 3 + S::TILE - 1) / S::TILE + 1) * sizeof(unsigned long long);
 }
 
-template <int TBS, int IPT, int MODE, int OP>
+template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB>
 static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
@@ -319,17 +329,17 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     if (!a.tiles) return cudaErrorInvalidValue;
     KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s));
     if constexpr (R::flagged && !R::flags_primary) { /* values and flags: words when they align alike */
-        if (((uintptr_t)flags & 3u) == a.head) sp_kernel<TBS, IPT, MODE, OP, true><<<a.tiles, TBS, 0, s>>>(a);
-        else sp_kernel<TBS, IPT, MODE, OP, false><<<a.tiles, TBS, 0, s>>>(a);
+        if (((uintptr_t)flags & 3u) == a.head) sp_kernel<TBS, IPT, MODE, OP, true, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
+        else sp_kernel<TBS, IPT, MODE, OP, false, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
     } else {
-        sp_kernel<TBS, IPT, MODE, OP, R::flags_primary><<<a.tiles, TBS, 0, s>>>(a);
+        sp_kernel<TBS, IPT, MODE, OP, R::flags_primary, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
     }
     return cudaGetLastError();
 }
 
 /* a run of operation OP: the preamble, then the mode's instantiation (unique: the output
  * bit only; its threshold and flags are ignored, so the checks see no predicate bit) */
-template <int TBS, int IPT, int OP>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 1>
 static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
@@ -341,14 +351,14 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
     KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
     return compact_dispatch(mode, [&](auto m) {
-        return sp_launch<TBS, IPT, decltype(m)::value, OP>(in, flags, threshold, out, count, n, scratch, s);
+        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB>(in, flags, threshold, out, count, n, scratch, s);
     });
 }
 
-template <int TBS, int IPT, int OP>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 1>
 static cudaError_t sp_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false>;
+    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB>;
     d->block_threads = TBS;
     d->dyn_smem = 0;
     return cudaSuccess;
