@@ -74,49 +74,71 @@ static __device__ __forceinline__ void rk_load(const T *__restrict__ src, unsign
                                                T (&v)[KPT])
 {
     const unsigned first = (threadIdx.x >> 5) * (KPT * 32u) + (threadIdx.x & 31u);
+    const T *__restrict__ p = src + first; /* then constant offsets: one address for all items */
     if (full) {
 #pragma unroll
-        for (int i = 0; i < KPT; i++) v[i] = src[first + i * 32u];
+        for (int i = 0; i < KPT; i++) v[i] = p[i * 32];
     } else {
 #pragma unroll
-        for (int i = 0; i < KPT; i++) {
-            const unsigned j = first + i * 32u;
-            v[i] = j < tile_n ? src[j] : pad;
-        }
+        for (int i = 0; i < KPT; i++) v[i] = first + i * 32u < tile_n ? p[i * 32] : pad;
     }
 }
 
 /* ------------------------------------------------------------ ranking */
 
+/* The ballot form in PTX, so that each bit is exactly: test (to a predicate), vote, complement where
+ * the bit is 0, and - four instructions (written in C, the compiler tests each bit twice and selects
+ * a mask: about twice as many). */
+template <int B>
+static __device__ __forceinline__ unsigned rk_vote_bit(unsigned d)
+{
+    unsigned v;
+    asm("{\n\t.reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t}"
+        : "=r"(v)
+        : "r"(d), "n"(1u << B));
+    return v; /* the lanes whose bit B equals mine */
+}
+
+template <int B, int DBITS>
+static __device__ __forceinline__ unsigned rk_vote_bits(unsigned d)
+{
+    if constexpr (B + 1 == DBITS) return rk_vote_bit<B>(d);
+    else return rk_vote_bit<B>(d) & rk_vote_bits<B + 1, DBITS>(d);
+}
+
 template <int MATCH, int DBITS>
 static __device__ __forceinline__ unsigned rk_peers(unsigned d)
 {
-    if constexpr (MATCH == RK_MATCH_ANY) {
-        return __match_any_sync(BALLOT_FULL, d);
-    } else {
-        unsigned m = BALLOT_FULL;
-#pragma unroll
-        for (int b = 0; b < DBITS; b++) {
-            const bool one = (d >> b) & 1u;
-            const unsigned v = __ballot_sync(BALLOT_FULL, one);
-            m &= one ? v : ~v;
-        }
-        return m;
-    }
+    if constexpr (MATCH == RK_MATCH_ANY) return __match_any_sync(BALLOT_FULL, d);
+    else return rk_vote_bits<0, DBITS>(d);
 }
 
 /* the rank of key k: the warp's counter for its digit before this item + its peers in lower lanes;
- * the counter grows by the number of peers (cnt: this warp's RADIX counters) */
+ * the counter grows by the number of peers (cnt: this warp's RADIX counters).  The leader's atomic
+ * is one predicated instruction (PTX), its address computed by every lane: written in C, the
+ * compiler moves the digit, mask and address arithmetic into a divergent branch around it. */
 template <int KT, int MATCH, int DBITS>
 static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>::type k, int shift, int bits,
                                                         unsigned *cnt)
 {
     const unsigned lane = threadIdx.x & 31u;
     const unsigned d = radix_digit<KT>(k, shift, bits);
+    const unsigned addr = (unsigned)__cvta_generic_to_shared(cnt + d);
     const unsigned peers = rk_peers<MATCH, DBITS>(d);
     const unsigned leader = 31u - __clz(peers);
     unsigned before = 0;
-    if (lane == leader) before = atomicAdd(cnt + d, (unsigned)__popc(peers));
+    /* volatile: the atomics of successive items stay in order (the shuffle below orders them in
+     * time, see the top of the file) */
+    asm volatile("{\n\t.reg .pred p;\n\t"
+                 "setp.eq.u32 p, %1, %2;\n\t"
+                 "@p atom.shared.add.u32 %0, [%3], %4;\n\t}"
+                 : "+r"(before)
+                 : "r"(lane), "r"(leader), "r"(addr), "r"((unsigned)__popc(peers))
+                 : "memory");
     before = __shfl_sync(BALLOT_FULL, before, leader);
     return before + __popc(peers & ptx_lanemask_lt());
 }

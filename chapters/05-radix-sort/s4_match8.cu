@@ -149,8 +149,9 @@ static size_t s4_scratch_t(size_t n, int pairs)
 
 extern "C" size_t radix_s4_match8_scratch(size_t n, int type, int pairs)
 {
-    return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0,
-                                          [&](auto kt) { return s4_scratch_t<decltype(kt)::value>(n, pairs); });
+    return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
+        return s4_scratch_t<decltype(kt)::value>(n, pairs);
+    });
 }
 
 template <int KT, bool PAIRS>

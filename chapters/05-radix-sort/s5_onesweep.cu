@@ -20,7 +20,8 @@
  *     the values of pairs are loaded with the keys and stored with them;
  *   - peers are found with 8 ballots instead of __match_any_sync (CUB measured the match instruction
  *     slower for few bits; the tuning table has both); a full tile whose keys all share one digit
- *     skips the ranking and copies its keys straight to their place (sorted or few-distinct inputs).
+ *     skips the ranking and copies its keys straight to their place (sorted or few-distinct inputs:
+ *     their upper digits).
  * Why it is faster: 2n key traffic per pass (+ n once for the histogram) instead of 3n; one launch per
  * pass instead of three; no count table written, scanned and read.
  * What still limits it: the scattered stores (a tile's 256 output runs average 30 keys); the ranking's
@@ -28,10 +29,10 @@
  * Descriptors: one per (tile, digit), 32 bits: kind (aggregate / inclusive) in bits 31:30, the pass
  * parity ("epoch") in bit 29, a 29-bit count in bits 28:0.  64-bit descriptors (status + 32-bit count)
  * would cost 2 KB per tile of 30 KB of keys; 32-bit ones halve that (1 KB per 7680 keys, ~3% of the
- * key bytes, written twice per pass and read mostly from L2).  A count must
- * fit in 29 bits, so the keys are sorted in portions of at most 2^29 - 1 keys (one launch per portion
- * and pass; 1 portion up to n = 536 M): each portion has its own descriptors and tile counter, and its
- * last tile hands the next portion the digits' starts (start + its inclusive counts).  The epoch bit
+ * key bytes, written twice per pass and read mostly from L2).  A count must fit in 29 bits, so the
+ * keys are sorted in portions of at most 2^29 - 1 keys (one launch per portion and pass; 1 portion
+ * up to n = 536 M): each portion has its own descriptors and tile counter, and its last tile hands
+ * the next portion the digits' starts (start + its inclusive counts).  The epoch bit
  * spares the per-pass clearing: pass p writes every descriptor of its portions (all 256 digits, also
  * those a narrower last digit cannot have) with epoch p & 1, and a reader takes a descriptor of the
  * other epoch for "not yet published"; so the descriptors, the counters and the histogram are cleared
@@ -42,22 +43,22 @@
 #include "blocks/lookback.cuh"
 #include "radix_rank.cuh"
 
-/* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
- * digits, ballot peers, early counts (see radix_onesweep_variants for the alternatives) */
-#define S5_TBS 384
-#define S5_KPT4 20
-#define S5_DBITS 8
-#define S5_MATCH RK_MATCH_BALLOT
-#define S5_EARLY true
-extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (u64: 15) bits=8 match=ballot counts=early";
+/* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
+ * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
+ * registers are budgeted for (0: from os_minb). */
+template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_>
+struct os_cfg {
+    static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
+    static constexpr bool EARLY = EARLY_;
+};
 
-/* Descriptors a look-back thread reads per round trip.  If tiles reach their look-back about d apart
- * and an L2 round trip takes R, the nearest inclusive prefix is about R/d tiles back, and a walk
- * reading W per round trip needs ceil(R / (W d)) of them: CUB's one at a time takes ~10 on an H100
- * (d ~ 45 ns per 7680-key tile, R ~ 0.3-0.6 us under load).  16 at once make it ~1; the ~R/d
- * descriptors must be read anyway, so the extra reads cost little (at most 15 words per digit,
- * from L2), and the registers are free by then (the keys are in shared memory). */
-#define OS_LOOKBACK_WINDOW 16
+/* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
+ * digits, ballot peers, early counts, 16-wide look-back, three blocks per SM for 4-byte keys only
+ * (radix_onesweep_variants has the alternatives) */
+typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 16, 0> os_ladder;
+extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (u64: 15) bits=8 match=ballot counts=early "
+                                         "lookback=16";
+
 #define OS_HIST_TBS 256        /* the histogram kernel: threads, keys per thread, blocks per SM */
 #define OS_HIST_KPT4 16        /* (8-byte keys: half as many) */
 #define OS_HIST_BPS 4
@@ -153,7 +154,13 @@ __global__ void __launch_bounds__(1 << DBITS)
  * digit d's descriptor of tile 0; tiles are RADIX words apart.  Each round trip reads W predecessors
  * at once (nearest first) and adds them up to the first INCLUSIVE one (done) or to the first one not
  * yet published in this epoch (re-read from there after a pause).  Tile 0 is always INCLUSIVE, so the
- * walk ends; the reads below tile 0 are never made (they stand in as an inclusive 0). */
+ * walk ends; the reads below tile 0 are never made (they stand in as an inclusive 0).
+ * The window W: if tiles reach their look-back about d apart and an L2 round trip takes R, the
+ * nearest inclusive prefix is about R/d tiles back, and a walk reading W per round trip needs about
+ * ceil(R / (W d)) of them: CUB's one at a time ~10 on an H100 (d ~ 30-50 ns per 7680-key tile, R ~
+ * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
+ * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
+ * (the keys are in shared memory).  The tuning table has 4 and CUB's 1 beside the ladder's 16. */
 template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
 {
@@ -194,7 +201,7 @@ static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsi
 /* Thread d < RADIX, once the tile's digit counts are published: the exclusive prefix of digit d over
  * the portion's tiles before this one (look-back), then the tile's inclusive prefix published, and the
  * next portion's start of digit d left by the portion's last tile. */
-template <int RADIX>
+template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
                                                       unsigned mine, unsigned start, bool last,
                                                       unsigned *starts_next)
@@ -202,7 +209,7 @@ static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned t
     const unsigned d = threadIdx.x;
     unsigned excl = 0;
     if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
-        excl = os_lookback<RADIX, OS_LOOKBACK_WINDOW>(desc + d, tile, epoch);
+        excl = os_lookback<RADIX, W>(desc + d, tile, epoch);
         lb_store32(desc + (size_t)tile * RADIX + d, os_pack(OS_INCL, epoch, excl + mine));
     }
     if (starts_next && last) starts_next[d] = start + excl + mine;
@@ -211,15 +218,15 @@ static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned t
 
 /* ------------------------------------------------------- one pass */
 
-template <int KT, int TBS, int KPT4, int DBITS>
-using os_shape = rk_shape<KT, TBS, os_kpt(KPT4, KT), DBITS>;
+template <int KT, class C>
+using os_shape = rk_shape<KT, C::TBS, os_kpt(C::KPT4, KT), C::DBITS>;
 
 /* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
  * offsets for the tile */
-template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS>
+template <int KT, bool PAIRS, class C>
 static constexpr size_t os_smem()
 {
-    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    typedef os_shape<KT, C> S;
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4;
 }
 
@@ -234,20 +241,28 @@ static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words
     return fit < least ? least : fit > 4 ? 4 : fit;
 }
 
+template <int KT, bool PAIRS, class C>
+static constexpr __host__ __device__ int os_blocks()
+{
+    return C::MINB ? C::MINB : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY);
+}
+
 /* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
  * (tiles x RADIX), counter: its tile counter, starts: the digits' global starts for the portion,
  * starts_next: where the last tile leaves them for the next portion (NULL for the last portion). */
-template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
-__global__ void __launch_bounds__(TBS, os_minb(TBS, os_kpt(KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, EARLY))
+template <int KT, bool PAIRS, class C>
+__global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
                    typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
                    uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits,
                    unsigned epoch, unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
                    unsigned *__restrict__ starts_next)
 {
-    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    typedef os_shape<KT, C> S;
     typedef typename S::key K;
-    constexpr int KPT = os_kpt(KPT4, KT), NW = S::NW, RADIX = S::RADIX;
+    constexpr int TBS = C::TBS, KPT = os_kpt(C::KPT4, KT), NW = S::NW, RADIX = S::RADIX, DBITS = C::DBITS;
+    constexpr int MATCH = C::MATCH, LBW = C::LBW;
+    constexpr bool EARLY = C::EARLY;
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
@@ -297,7 +312,7 @@ __global__ void __launch_bounds__(TBS, os_minb(TBS, os_kpt(KPT4, KT), KT == RADI
     if (s_single >= 0) {
         /* one digit (its tile start is 0): the tile goes unchanged to its place */
         if (tid < (unsigned)RADIX)
-            s_goff[tid] = start + os_resolve<RADIX>(desc, tile, epoch, mine, start, last, starts_next);
+            s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
         __syncthreads();
         const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
         if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
@@ -317,8 +332,10 @@ __global__ void __launch_bounds__(TBS, os_minb(TBS, os_kpt(KPT4, KT), KT == RADI
         rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
         if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
     }
-    if (tid < (unsigned)RADIX)
-        s_goff[tid] = start + os_resolve<RADIX>(desc, tile, epoch, mine, start, last, starts_next) - tstart;
+    if (tid < (unsigned)RADIX) {
+        const unsigned excl = os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+        s_goff[tid] = start + excl - tstart;
+    }
     if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
     __syncthreads(); /* the exchange and the offsets complete */
     rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
@@ -329,11 +346,11 @@ __global__ void __launch_bounds__(TBS, os_minb(TBS, os_kpt(KPT4, KT), KT == RADI
 /* scratch, in order: alternate keys (and values); the starts [MAXP][portions][RADIX]; then the part
  * cleared once per sort: histogram [MAXP][RADIX], tile counters [MAXP][portions], descriptors
  * [tiles][RADIX] (each portion's tiles in turn) */
-template <int KT, int TBS, int KPT4, int DBITS>
+template <int KT, class C>
 struct os_plan {
-    typedef os_shape<KT, TBS, KPT4, DBITS> S;
+    typedef os_shape<KT, C> S;
     static constexpr int RADIX = S::RADIX;
-    static constexpr int MAXP = (int)(8 * sizeof(typename S::key) + DBITS - 1) / DBITS;
+    static constexpr int MAXP = (int)(8 * sizeof(typename S::key) + C::DBITS - 1) / C::DBITS;
     static constexpr size_t PORTION = (size_t)(OS_PORTION_MAX / S::TILE) * S::TILE;
     size_t tiles, portions;
     unsigned *starts, *hist, *counters, *desc;
@@ -354,28 +371,28 @@ struct os_plan {
     }
 };
 
-template <int KT, int TBS, int KPT4, int DBITS>
+template <int KT, class C>
 static size_t os_scratch_t(size_t n, int pairs)
 {
-    return os_plan<KT, TBS, KPT4, DBITS>(n, pairs, NULL).used;
+    return os_plan<KT, C>(n, pairs, NULL).used;
 }
 
-template <int TBS, int KPT4, int DBITS>
+template <class C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
-        return os_scratch_t<decltype(kt)::value, TBS, KPT4, DBITS>(n, pairs);
+        return os_scratch_t<decltype(kt)::value, C>(n, pairs);
     });
 }
 
-template <int KT, bool PAIRS, int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+template <int KT, bool PAIRS, class C>
 static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                            size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
-    typedef os_plan<KT, TBS, KPT4, DBITS> P;
+    typedef os_plan<KT, C> P;
     typedef typename P::S::key K;
-    constexpr int RADIX = P::RADIX;
-    constexpr size_t smem = os_smem<KT, PAIRS, TBS, KPT4, DBITS>();
+    constexpr int RADIX = P::RADIX, DBITS = C::DBITS;
+    constexpr size_t smem = os_smem<KT, PAIRS, C>();
     static int attr_dev = 0;
     const P pl(n, PAIRS, scratch);
     radix_carve c = {(char *)scratch, 0};
@@ -388,7 +405,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     const unsigned hist_grid = (unsigned)(hist_chunks < hist_most ? hist_chunks : hist_most);
     radix_plan rp;
     if (sms <= 0) return cudaErrorInvalidConfiguration;
-    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY>, smem, &attr_dev));
+    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
@@ -403,7 +420,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
             const unsigned len = (unsigned)(n - base < P::PORTION ? n - base : P::PORTION);
             const unsigned tiles = (len + P::S::TILE - 1) / P::S::TILE;
             unsigned *st = pl.starts + ((size_t)p * pl.portions + q) * RADIX;
-            os_pass_kernel<KT, PAIRS, TBS, KPT4, DBITS, MATCH, EARLY><<<tiles, TBS, smem, s>>>(
+            os_pass_kernel<KT, PAIRS, C><<<tiles, C::TBS, smem, s>>>(
                 (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
                 rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
                 pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL);
@@ -413,7 +430,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+template <class C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -422,54 +439,61 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
                         RADIX_TYPES_ALL, 0, s, &work));
     if (!work) return cudaSuccess;
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
-        return os_sort<decltype(kt)::value, decltype(pairs)::value, TBS, KPT4, DBITS, MATCH, EARLY>(
-            keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        return os_sort<decltype(kt)::value, decltype(pairs)::value, C>(keys_in, keys_out, vals_in, vals_out,
+                                                                       n, begin_bit, end_bit, scratch, s);
     });
 }
 
-/* the main kernel: one pass over u32 keys, keys only */
-template <int TBS, int KPT4, int DBITS, int MATCH, bool EARLY>
+/* the main kernel: one pass over u32 keys, keys only (its shared memory limit raised too, for the
+ * occupancy the caller computes, where it passes 48 KB) */
+template <class C>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)os_pass_kernel<RADIX_U32, false, TBS, KPT4, DBITS, MATCH, EARLY>;
-    d->block_threads = TBS;
-    d->dyn_smem = os_smem<RADIX_U32, false, TBS, KPT4, DBITS>();
+    static int attr_dev = 0;
+    constexpr size_t smem = os_smem<RADIX_U32, false, C>();
+    KIT_TRY(radix_smem_attr(os_pass_kernel<RADIX_U32, false, C>, smem, &attr_dev));
+    d->func = (const void *)os_pass_kernel<RADIX_U32, false, C>;
+    d->block_threads = C::TBS;
+    d->dyn_smem = smem;
     return cudaSuccess;
 }
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<S5_TBS, S5_KPT4, S5_DBITS>(n, type, pairs);
+    return os_scratch<os_ladder>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    return os_run<S5_TBS, S5_KPT4, S5_DBITS, S5_MATCH, S5_EARLY>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                type, begin_bit, end_bit, scratch, s);
+    return os_run<os_ladder>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 {
-    return os_describe<S5_TBS, S5_KPT4, S5_DBITS, S5_MATCH, S5_EARLY>(d);
+    return os_describe<os_ladder>(d);
 }
 
-/* ---- tuning table: tile shape around CUB's, digit width, peer finding, when the counts are made */
+/* ---- tuning table: the ladder step, then one knob changed per row: look-back window (4, and CUB's
+ * one at a time), register budget (two blocks of 384 per SM instead of three), block size (256, 512),
+ * peers by __match_any_sync, counts after the ranking (s4's order) */
 #define OS_FILE "chapters/05-radix-sort/s5_onesweep.cu"
-#define OS_ROW(T, K, B, M, E, MN, EN)                                                                   \
-    {{"s5_onesweep", "tbs=" #T " kpt=" #K " bits=" #B " match=" MN " counts=" EN,                     \
-      "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,             \
-      os_describe<T, K, B, M, E>, 0, 0},                                                              \
-     os_scratch<T, K, B>, os_run<T, K, B, M, E>, RADIX_TYPES_ALL, B}
+#define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN)                                                       \
+    {{"s5_onesweep",                                                                                   \
+      "tbs=" #T " kpt=" #K " bits=" #B " match=" MN " counts=" EN " lookback=" #W XN,                  \
+      "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
+      os_describe<os_cfg<T, K, B, M, E, W, MB>>, 0, 0},                                                \
+     os_scratch<os_cfg<T, K, B, M, E, W, MB>>, os_run<os_cfg<T, K, B, M, E, W, MB>>, RADIX_TYPES_ALL, B}
+#define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
-    OS_ROW(384, 20, 8, RK_MATCH_BALLOT, true, "ballot", "early"), /* the ladder step */
-    OS_ROW(384, 16, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
-    OS_ROW(384, 24, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
-    OS_ROW(256, 20, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
-    OS_ROW(512, 16, 8, RK_MATCH_BALLOT, true, "ballot", "early"),
-    OS_ROW(384, 20, 7, RK_MATCH_BALLOT, true, "ballot", "early"),
-    OS_ROW(384, 20, 8, RK_MATCH_ANY, true, "any", "early"),
-    OS_ROW(384, 20, 8, RK_MATCH_BALLOT, false, "ballot", "late"),
+    OS_ROW(384, 20, 8, OS_B, true, 16, 0, "ballot", "early", ""), /* the ladder step */
+    OS_ROW(384, 20, 8, OS_B, true, 4, 0, "ballot", "early", ""),
+    OS_ROW(384, 20, 8, OS_B, true, 1, 0, "ballot", "early", ""),
+    OS_ROW(384, 20, 8, OS_B, true, 16, 2, "ballot", "early", " blocks/SM=2"),
+    OS_ROW(256, 20, 8, OS_B, true, 16, 0, "ballot", "early", ""),
+    OS_ROW(512, 16, 8, OS_B, true, 16, 0, "ballot", "early", ""),
+    OS_ROW(384, 20, 8, RK_MATCH_ANY, true, 16, 0, "any", "early", ""),
+    OS_ROW(384, 20, 8, OS_B, false, 16, 0, "ballot", "late", ""),
 };
