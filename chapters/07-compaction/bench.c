@@ -114,7 +114,17 @@ static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2
 }
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
 static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b)); }
-static cudaError_t sp_at_max(kit_bench *b) { return table_then_ladder(b, &compact_sp_ladder, b->max_log2); }
+static cudaError_t sp_at_max(kit_bench *b)
+{
+    KIT_TRY(table_then_ladder(b, &compact_sp_ladder, b->max_log2));
+    b->param_occupancy = 1;
+    {
+        const kit_shape sh = kit_bench_shape(b, compact_pp_ladder.P, (size_t)1 << b->max_log2);
+        const cudaError_t e = kit_ladder_point(b, &compact_pp_ladder, &sh, "p=0.50");
+        b->param_occupancy = 0;
+        return e;
+    }
+}
 /* indices and values: value output keeps its elements in registers longer, so its best shape may differ */
 static cudaError_t exp_single_pass(kit_bench *b)
 {
@@ -132,7 +142,7 @@ static const kit_experiment experiments[] = {
     {"unique", "unique: elements/s vs n on runs of 1..8 equal values and on distinct ones", exp_unique},
     {"phases", "the multi-kernel steps' kernels one at a time at 2^26 and 2^28 (Fig. 13)", exp_phases},
     {"tpb", "the three-phase step over threads per block at 2^26 (Fig. 10), then the ladder", exp_tpb},
-    {"single_pass", "the single pass over block size x items per thread at 2^28, then the ladder, indices and values",
+    {"single_pass", "the single passes (s6, s7) over their knobs at 2^28, then the ladder, indices and values",
      exp_single_pass},
 };
 

@@ -98,6 +98,7 @@ COMPACT_STEP_DECL(s3_ballot_rank);   /* ballot list ranking per warp (previous w
 COMPACT_STEP_DECL(s4_three_phase);   /* the paper: masks + counts, scan, shuffle offsets + write */
 COMPACT_STEP_DECL(s5_count_scan);    /* tile counts, shared u32 scan, scatter (order-keeping) */
 COMPACT_STEP_DECL(s6_single_pass);   /* one kernel, decoupled look-back of tile counts */
+COMPACT_STEP_DECL(s7_persistent);    /* s6 with persistent blocks: next tile loaded during the look-back */
 COMPACT_STEP_DECL(yard_cub_select);  /* cub::DeviceSelect::If / Flagged */
 COMPACT_STEP_DECL(yard_thrust_copy_if); /* thrust::copy_if as a user calls it */
 /* partition and unique on the single-pass machinery, and their yardsticks */
@@ -113,18 +114,22 @@ cudaError_t compact_s3_describe(kit_kernel_desc *d);
 cudaError_t compact_s4_describe(kit_kernel_desc *d);
 cudaError_t compact_s5_describe(kit_kernel_desc *d);
 cudaError_t compact_s6_describe(kit_kernel_desc *d);
+cudaError_t compact_s7_describe(kit_kernel_desc *d);
 cudaError_t compact_partition_describe(kit_kernel_desc *d);
 cudaError_t compact_unique_describe(kit_kernel_desc *d);
 /* compile-time knobs of the ladder steps, "tbs=128 items=16 ..." */
-extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[];
+extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[], compact_s7_param[];
 extern const char compact_s0_param[], compact_s1_param[], compact_s2_param[], compact_s3_param[];
 
 /* tuning tables (template instantiations with other knobs): the three-phase step over
  * threads per block (the paper's Fig. 10), the single pass over block size x items/thread */
 #define COMPACT_TPB_NVARIANTS 6
 #define COMPACT_SP_NVARIANTS 14
+#define COMPACT_PP_NVARIANTS 6
 extern const compact_step compact_tpb_variants[COMPACT_TPB_NVARIANTS];
 extern const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS];
+/* s7 (persistent blocks) over block size x items per thread x resident blocks per SM */
+extern const compact_step compact_pp_variants[COMPACT_PP_NVARIANTS];
 
 /* s3's and s4's kernels one at a time, for the phase breakdown (the paper's Fig. 13):
  * phase 0 counts, 1 scans the counts, 2 writes; phases 0, 1, 2 run in that order on the same

@@ -52,6 +52,6 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
 extern const kit_ladder compact_select_ladder, compact_partition_ladder, compact_unique_ladder,
     compact_phases_ladder;
 /* the tuning tables' ladders */
-extern const kit_ladder compact_tpb_ladder, compact_sp_ladder;
+extern const kit_ladder compact_tpb_ladder, compact_sp_ladder, compact_pp_ladder;
 
 #endif

@@ -35,6 +35,9 @@ static const compact_step select_steps[] = {
              compact_s5_describe, 0, NULL),
     GPU_STEP(s6_single_pass, compact_s6_param, "one kernel: decoupled look-back of tile counts (order kept)",
              compact_s6_describe, 0, NULL),
+    GPU_STEP(s7_persistent, compact_s7_param,
+             "s6 with persistent blocks: the next tile's loads overlap the look-back (order kept)",
+             compact_s7_describe, 0, NULL),
     YARDSTICK("cub_select", cub_select, "DeviceSelect::If / Flagged",
               "yardstick: CUB's single-pass select (counting iterator for indices)"),
     YARDSTICK("thrust_copy_if", thrust_copy_if, "copy_if (stencil when flagged or for indices)",
@@ -394,8 +397,11 @@ const kit_ladder compact_tpb_ladder = LADDER("select-tpb", "s4 (three phases) ov
 const kit_ladder compact_sp_ladder = LADDER("select-sp", "s6 (single pass): block size x items per thread",
                                            compact_sp_variants, COMPACT_SP_NVARIANTS, compact_select_problem);
 
+const kit_ladder compact_pp_ladder = LADDER("select-pp", "s7 (persistent): block size x items x blocks per SM",
+                                           compact_pp_variants, COMPACT_PP_NVARIANTS, compact_select_problem);
+
 const kit_ladder *const compact_ladders[] = {
     &compact_select_ladder, &compact_partition_ladder, &compact_unique_ladder, &compact_phases_ladder,
-    &compact_tpb_ladder, &compact_sp_ladder,
+    &compact_tpb_ladder, &compact_sp_ladder, &compact_pp_ladder,
 };
 const size_t compact_nladders = sizeof compact_ladders / sizeof *compact_ladders;

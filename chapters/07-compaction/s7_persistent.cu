@@ -1,0 +1,227 @@
+/* s7 - s6's single pass with persistent blocks that load their next tile during the look-back.
+ * Changed versus s6: the grid is what fits on the GPU at once (SMs x resident blocks), and each block
+ * loops: it takes its next tile number from the ticket counter before it needs it, ranks and stages
+ * the current tile (compact_single_pass.cuh's tile layout, loads and packed row scans), issues the
+ * loads of the next tile, and only then waits for the current tile's look-back and writes it.
+ * Why it is faster: in s6 a block that waits for its look-back (and for its ticket) has no loads in
+ * flight, and a new block starts only when one retires; s1, which never waits, reads 1 GiB at
+ * 3.2 TB/s on an H100, against 1.9-2.0 TB/s for s6 at p = 0.  Here the next tile's loads overlap the
+ * wait, the ticket's round trip overlaps the current tile's loads, and there are two block barriers
+ * per tile instead of three.  The ticket keeps the deadlock argument of s6: a block waits only on
+ * tiles numbered below its current one, and the tiles it has taken but not yet published are all
+ * numbered above its current one, so the lowest current tile of all blocks always makes progress.
+ * What still limits it: the look-back chain itself (a tile waits on its slowest recent predecessor);
+ * the tile's stores are issued only after the wait; the last tiles of the array run with no next tile
+ * to overlap. */
+#include "compact_single_pass.cuh"
+
+#define S7_TBS 384
+#define S7_IPT 16
+#define S7_MINB 4
+extern "C" const char compact_s7_param[] = "tbs=384 items=16 blocks/SM=4 persistent, next tile loaded during the look-back";
+
+/* Loads tile `tile` into this thread's registers (s6's loads: full tiles without range tests). */
+template <int TBS, int IPT, int MODE, bool FV>
+static __device__ __forceinline__ void pp_load(const sp_args &a, unsigned tile, uint32_t (&x)[IPT], unsigned &fbits,
+                                               unsigned &vbits)
+{
+    typedef sp_shape<TBS, IPT> S;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const size_t tbase = (size_t)tile * S::TILE, wv = tbase + (size_t)warp * S::WSEG;
+    if (tbase >= a.head && tbase + S::TILE <= (size_t)a.head + a.n)
+        sp_load<TBS, IPT, MODE, SP_SELECT, FV, true>(a, wv, lane, x, fbits, vbits);
+    else
+        sp_load<TBS, IPT, MODE, SP_SELECT, FV, false>(a, wv, lane, x, fbits, vbits);
+}
+
+template <int TBS, int IPT, int MODE, bool FV, int MINB>
+static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
+{
+    typedef sp_shape<TBS, IPT> S;
+    typedef sp_reads<MODE, SP_SELECT> R;
+    __shared__ uint32_t s_stage[S::STAGE];
+    __shared__ unsigned s_wtot[S::NW];
+    __shared__ unsigned s_first, s_next, s_excl; /* s_first: s_next is rewritten before all have read it */
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+
+    if (tid == 0) s_first = atomicAdd(a.ticket, 1u);
+    __syncthreads();
+    unsigned tile = s_first;
+    if (tile >= a.tiles) return; /* more blocks than tiles: nothing for this one */
+    uint32_t x[IPT];
+    unsigned fbits, vbits;
+    pp_load<TBS, IPT, MODE, FV>(a, tile, x, fbits, vbits);
+
+    for (;;) {
+        /* the next tile number, while this tile's loads are in flight */
+        if (tid == 0) s_next = atomicAdd(a.ticket, 1u);
+
+        unsigned m = 0; /* bit 4k + j: element j of row k is selected */
+        if constexpr (R::flagged) {
+            m = fbits;
+        } else {
+#pragma unroll
+            for (int b = 0; b < IPT; b++) m |= (unsigned)(x[b] <= a.lim) << b;
+            m &= a.any ? vbits : 0u;
+        }
+        const unsigned wcnt = warp_reduce_redux((unsigned)__popc(m));
+        if (lane == 0) s_wtot[warp] = wcnt;
+        __syncthreads(); /* barrier 1: the warp counts and the next tile number */
+
+        const unsigned t = lane < (unsigned)S::NW ? s_wtot[lane] : 0u;
+        const unsigned wbase = warp_reduce_redux(lane < warp ? t : 0u);
+        const unsigned agg = warp_reduce_redux(t);
+        const unsigned next = s_next;
+        /* publish the tile's count at once, so later tiles can sum past it (the look-back below
+         * publishes it again, then the inclusive prefix; tile 0's count is its inclusive prefix) */
+        if (tid == 0) lb_store(a.desc + tile, lb_pack(tile == 0 ? LB_PREFIX : LB_AGGREGATE, agg));
+
+        /* rank and stage this tile's selected elements in input order (s6's packed row scans) */
+        unsigned pos[S::VPT];
+        {
+            unsigned run = wbase;
+#pragma unroll
+            for (int c = 0; c < S::NCHUNK; c++) {
+                unsigned packed = 0;
+#pragma unroll
+                for (int r = 0; r < 4; r++)
+                    if (4 * c + r < S::VPT) packed |= (unsigned)__popc((m >> (4 * (4 * c + r))) & 0xFu) << (8 * r);
+                const unsigned incl = warp_scan_shfl_incl(packed);
+                const unsigned excl = incl - packed;
+                const unsigned tot = __shfl_sync(BALLOT_FULL, incl, 31);
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    if (4 * c + r < S::VPT) {
+                        pos[4 * c + r] = run + ((excl >> (8 * r)) & 0xFFu);
+                        run += (tot >> (8 * r)) & 0xFFu;
+                    }
+                }
+            }
+        }
+        const uint32_t ibase = (uint32_t)((size_t)tile * S::TILE + (size_t)warp * S::WSEG) - a.head + lane * 4;
+#pragma unroll
+        for (int k = 0; k < S::VPT; k++) {
+            unsigned r = pos[k];
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const int b = 4 * k + j;
+                if ((m >> b) & 1u) {
+                    s_stage[sp_pad(r)] = R::value_out ? x[b] : ibase + (uint32_t)(k * 128 + j);
+                    r++;
+                }
+            }
+        }
+
+        /* the next tile's loads go out before the wait (x is free now) */
+        if (next < a.tiles) pp_load<TBS, IPT, MODE, FV>(a, next, x, fbits, vbits);
+        if (warp == 0) {
+            const unsigned ex = lookback_warp_u32(a.desc, tile, agg);
+            if (lane == 0) s_excl = ex;
+        }
+        __syncthreads(); /* barrier 2: the staged tile and its offset */
+
+        const unsigned ex = s_excl;
+        for (unsigned j = tid; j < agg; j += TBS) a.out[(size_t)ex + j] = s_stage[sp_pad(j)];
+        if (tile == a.tiles - 1 && tid == 0) *a.count = ex + agg;
+        if (next >= a.tiles) break;
+        tile = next;
+        /* the next iteration's barrier 1 comes before anything here is overwritten: s_stage
+         * and s_excl were last read above, s_wtot and s_next before barrier 2 */
+    }
+}
+
+/* the grid: SMs x resident blocks of this instantiation, remembered per device */
+template <int TBS, int IPT, int MODE, bool FV, int MINB>
+static cudaError_t pp_grid(unsigned tiles, unsigned *grid)
+{
+    static int dev_seen = -1;
+    static unsigned resident = 0;
+    int dev = 0;
+    KIT_TRY(cudaGetDevice(&dev));
+    if (dev != dev_seen) {
+        KIT_TRY(kit_resident_grid((const void *)pp_kernel<TBS, IPT, MODE, FV, MINB>, TBS, 0, &resident));
+        dev_seen = dev;
+    }
+    *grid = tiles < resident ? tiles : resident;
+    return cudaSuccess;
+}
+
+template <int TBS, int IPT, int MODE, int MINB>
+static cudaError_t pp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
+                             uint32_t *count, size_t n, void *scratch, cudaStream_t s)
+{
+    typedef sp_shape<TBS, IPT> S;
+    typedef sp_reads<MODE, SP_SELECT> R;
+    sp_args a;
+    unsigned grid = 0;
+    a.in = in;
+    a.flags = flags;
+    a.out = out;
+    a.count = count;
+    a.ticket = (unsigned *)scratch;
+    a.desc = (unsigned long long *)((char *)scratch + sizeof(unsigned long long));
+    a.n = n;
+    a.head = R::flags_primary ? (unsigned)((uintptr_t)flags & 3u) : (unsigned)(((uintptr_t)in >> 2) & 3u);
+    cm_if_limit(threshold, &a.lim, &a.any);
+    a.tiles = kit_blocks_for(n + a.head, S::TILE);
+    if (!a.tiles) return cudaErrorInvalidValue;
+    KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s));
+    if constexpr (R::flagged && !R::flags_primary) { /* values and flags: words when they align alike */
+        if (((uintptr_t)flags & 3u) == a.head) {
+            KIT_TRY((pp_grid<TBS, IPT, MODE, true, MINB>(a.tiles, &grid)));
+            pp_kernel<TBS, IPT, MODE, true, MINB><<<grid, TBS, 0, s>>>(a);
+        } else {
+            KIT_TRY((pp_grid<TBS, IPT, MODE, false, MINB>(a.tiles, &grid)));
+            pp_kernel<TBS, IPT, MODE, false, MINB><<<grid, TBS, 0, s>>>(a);
+        }
+    } else {
+        KIT_TRY((pp_grid<TBS, IPT, MODE, R::flags_primary, MINB>(a.tiles, &grid)));
+        pp_kernel<TBS, IPT, MODE, R::flags_primary, MINB><<<grid, TBS, 0, s>>>(a);
+    }
+    return cudaGetLastError();
+}
+
+template <int TBS, int IPT, int MINB>
+static cudaError_t pp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
+                          uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
+{
+    int work;
+    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    if (!work) return cudaSuccess;
+    return compact_dispatch(mode, [&](auto m) {
+        return pp_launch<TBS, IPT, decltype(m)::value, MINB>(in, flags, threshold, out, count, n, scratch, s);
+    });
+}
+
+template <int TBS, int IPT, int MINB>
+static cudaError_t pp_describe(kit_kernel_desc *d)
+{
+    d->func = (const void *)pp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, false, MINB>;
+    d->block_threads = TBS;
+    d->dyn_smem = 0;
+    return cudaSuccess;
+}
+
+/* the same scratch as s6: the ticket counter and one descriptor per tile */
+extern "C" size_t compact_s7_persistent_scratch(size_t n) { return sp_scratch<S7_TBS, S7_IPT>(n); }
+
+extern "C" cudaError_t compact_s7_persistent(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
+                                             uint32_t *out, uint32_t *count, size_t n, int mode, void *scratch,
+                                             cudaStream_t s)
+{
+    return pp_run<S7_TBS, S7_IPT, S7_MINB>(in, flags, threshold, out, count, n, mode, scratch, s);
+}
+
+extern "C" cudaError_t compact_s7_describe(kit_kernel_desc *d) { return pp_describe<S7_TBS, S7_IPT, S7_MINB>(d); }
+
+/* ---- its rows of the single-pass tuning table (compact_sp_variants, in s6_single_pass.cu) */
+#define S7_FILE "chapters/07-compaction/s7_persistent.cu"
+#define S7_ROW(T, I, MB)                                                                                 \
+    {{"s7_persistent", "tbs=" #T " items=" #I " blocks/SM=" #MB " persistent", "persistent blocks, next tile " \
+      "loaded during the look-back", S7_FILE, NULL, KIT_STEP_GPU, pp_describe<T, I, MB>, 0, COMPACT_MAX_N},    \
+     sp_scratch<T, I>, pp_run<T, I, MB>}
+
+extern "C" const compact_step compact_pp_variants[COMPACT_PP_NVARIANTS] = {
+    S7_ROW(384, 16, 4), S7_ROW(384, 16, 5), S7_ROW(256, 16, 6), S7_ROW(512, 16, 3), S7_ROW(384, 12, 5),
+    S7_ROW(256, 24, 4),
+};
