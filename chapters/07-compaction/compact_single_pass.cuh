@@ -161,6 +161,34 @@ static __device__ __forceinline__ void sp_load(const sp_args &a, size_t wv, unsi
     }
 }
 
+/* pos[k] = place in the tile's output of this thread's first selected element of row k, from m
+ * (bit 4k + j: element j of row k selected) and wbase (the warp's first place): per-row counts (0..4)
+ * packed 8 bits a row, 4 rows a word, one shuffle scan per 4 rows (a field sums at most 128 over the
+ * warp: no carry between fields). */
+template <int TBS, int IPT>
+static __device__ __forceinline__ void sp_positions(unsigned m, unsigned wbase, unsigned (&pos)[IPT / 4])
+{
+    typedef sp_shape<TBS, IPT> S;
+    unsigned run = wbase;
+#pragma unroll
+    for (int c = 0; c < S::NCHUNK; c++) {
+        unsigned packed = 0; /* byte r: selected elements of row 4c + r */
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            if (4 * c + r < S::VPT) packed |= (unsigned)__popc((m >> (4 * (4 * c + r))) & 0xFu) << (8 * r);
+        const unsigned incl = warp_scan_shfl_incl(packed);
+        const unsigned excl = incl - packed; /* per byte: no borrow, incl >= packed fieldwise */
+        const unsigned tot = __shfl_sync(BALLOT_FULL, incl, 31);
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            if (4 * c + r < S::VPT) {
+                pos[4 * c + r] = run + ((excl >> (8 * r)) & 0xFFu);
+                run += (tot >> (8 * r)) & 0xFFu;
+            }
+        }
+    }
+}
+
 /* MINB: the blocks per SM __launch_bounds__ asks for (1: the compiler's choice of registers) */
 template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB>
 static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
@@ -235,27 +263,7 @@ static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
 
     /* rank: pos[k] = place in the tile's output of this thread's first selected element of row k */
     unsigned pos[S::VPT];
-    {
-        unsigned run = wbase;
-#pragma unroll
-        for (int c = 0; c < S::NCHUNK; c++) {
-            unsigned packed = 0; /* byte r: selected elements of row 4c + r */
-#pragma unroll
-            for (int r = 0; r < 4; r++)
-                if (4 * c + r < S::VPT)
-                    packed |= (unsigned)__popc((m >> (4 * (4 * c + r))) & 0xFu) << (8 * r);
-            const unsigned incl = warp_scan_shfl_incl(packed);
-            const unsigned excl = incl - packed; /* per byte: no borrow, incl >= packed fieldwise */
-            const unsigned tot = __shfl_sync(BALLOT_FULL, incl, 31);
-#pragma unroll
-            for (int r = 0; r < 4; r++) {
-                if (4 * c + r < S::VPT) {
-                    pos[4 * c + r] = run + ((excl >> (8 * r)) & 0xFFu);
-                    run += (tot >> (8 * r)) & 0xFFu;
-                }
-            }
-        }
-    }
+    sp_positions<TBS, IPT>(m, wbase, pos);
 
     /* stage: selected elements at s_stage[0 .. agg) in input order; partition: the valid
      * rejected ones after them, at agg + (valid elements before it in the tile - selected

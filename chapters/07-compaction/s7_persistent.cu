@@ -78,26 +78,7 @@ static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
 
         /* rank and stage this tile's selected elements in input order (s6's packed row scans) */
         unsigned pos[S::VPT];
-        {
-            unsigned run = wbase;
-#pragma unroll
-            for (int c = 0; c < S::NCHUNK; c++) {
-                unsigned packed = 0;
-#pragma unroll
-                for (int r = 0; r < 4; r++)
-                    if (4 * c + r < S::VPT) packed |= (unsigned)__popc((m >> (4 * (4 * c + r))) & 0xFu) << (8 * r);
-                const unsigned incl = warp_scan_shfl_incl(packed);
-                const unsigned excl = incl - packed;
-                const unsigned tot = __shfl_sync(BALLOT_FULL, incl, 31);
-#pragma unroll
-                for (int r = 0; r < 4; r++) {
-                    if (4 * c + r < S::VPT) {
-                        pos[4 * c + r] = run + ((excl >> (8 * r)) & 0xFFu);
-                        run += (tot >> (8 * r)) & 0xFFu;
-                    }
-                }
-            }
-        }
+        sp_positions<TBS, IPT>(m, wbase, pos);
         const uint32_t ibase = (uint32_t)((size_t)tile * S::TILE + (size_t)warp * S::WSEG) - a.head + lane * 4;
 #pragma unroll
         for (int k = 0; k < S::VPT; k++) {
