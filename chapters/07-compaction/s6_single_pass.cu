@@ -49,7 +49,7 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
       "one kernel, decoupled look-back of tile counts", S6_FILE, NULL, KIT_STEP_GPU,                       \
       sp_describe<T, I, SP_SELECT, ORD, MINB>, 0, COMPACT_MAX_N},                                          \
      sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB>}
-#define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 1, "")
+#define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 0, "")
 
 extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROW(384, 16), S6_ROW(256, 16), S6_ROW(512, 16), S6_ROW(256, 24), S6_ROW(384, 12), S6_ROW(512, 8),
@@ -57,7 +57,7 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
      * look-back (39-40 registers at 16 items against 32 for indices) */
     S6_ROW(256, 12), S6_ROW(128, 16), S6_ROW(384, 8), S6_ROW(256, 8),
     S6_ROWX(384, 16, SP_TICKET, 5, " minblocks=5"),
-    S6_ROWX(384, 16, SP_BLOCK_ORDER, 1, " tile=blockIdx"),
-    S6_ROWX(384, 12, SP_BLOCK_ORDER, 1, " tile=blockIdx"),
+    S6_ROWX(384, 16, SP_BLOCK_ORDER, 0, " tile=blockIdx"),
+    S6_ROWX(384, 12, SP_BLOCK_ORDER, 0, " tile=blockIdx"),
     S6_ROWX(384, 16, SP_BLOCK_ORDER, 5, " tile=blockIdx minblocks=5"),
 };
