@@ -318,13 +318,14 @@ static size_t sp_scratch(size_t n)
     return ((n + 3 + S::TILE - 1) / S::TILE + 1) * sizeof(unsigned long long);
 }
 
-template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB>
-static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
-                             uint32_t *count, size_t n, void *scratch, cudaStream_t s)
+/* A run's kernel arguments (tile count, head, the If limit) and its zeroed ticket and descriptors;
+ * fv: a flagged value select can load its flags as words (they sit like the values) */
+template <int TBS, int IPT, int MODE, int OP>
+static cudaError_t sp_prepare(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
+                              uint32_t *count, size_t n, void *scratch, cudaStream_t s, sp_args &a, bool &fv)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, OP> R;
-    sp_args a;
     a.in = in;
     a.flags = flags;
     a.out = out;
@@ -336,13 +337,34 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     cm_if_limit(threshold, &a.lim, &a.any);
     a.tiles = kit_blocks_for(n + a.head, S::TILE);
     if (!a.tiles) return cudaErrorInvalidValue;
-    KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s));
-    if constexpr (R::flagged && !R::flags_primary) { /* values and flags: words when they align alike */
-        if (((uintptr_t)flags & 3u) == a.head) sp_kernel<TBS, IPT, MODE, OP, true, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
-        else sp_kernel<TBS, IPT, MODE, OP, false, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
+    fv = ((uintptr_t)flags & 3u) == a.head;
+    return cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s);
+}
+
+/* f(the kernel's FV as a compile-time constant): chosen at run time only for a flagged value select
+ * (values and flags both read); otherwise it is whether the flags are the primary array */
+template <int MODE, int OP, class F>
+static void sp_on_fv(bool fv, F f)
+{
+    typedef sp_reads<MODE, OP> R;
+    if constexpr (R::flagged && !R::flags_primary) {
+        if (fv) f(std::true_type());
+        else f(std::false_type());
     } else {
-        sp_kernel<TBS, IPT, MODE, OP, R::flags_primary, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
+        f(std::integral_constant<bool, R::flags_primary>());
     }
+}
+
+template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB>
+static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
+                             uint32_t *count, size_t n, void *scratch, cudaStream_t s)
+{
+    sp_args a;
+    bool fv;
+    KIT_TRY((sp_prepare<TBS, IPT, MODE, OP>(in, flags, threshold, out, count, n, scratch, s, a, fv)));
+    sp_on_fv<MODE, OP>(fv, [&](auto c) {
+        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
+    });
     return cudaGetLastError();
 }
 

@@ -131,34 +131,17 @@ template <int TBS, int IPT, int MODE, int MINB>
 static cudaError_t pp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
-    typedef sp_shape<TBS, IPT> S;
-    typedef sp_reads<MODE, SP_SELECT> R;
     sp_args a;
-    unsigned grid = 0;
-    a.in = in;
-    a.flags = flags;
-    a.out = out;
-    a.count = count;
-    a.ticket = (unsigned *)scratch;
-    a.desc = (unsigned long long *)((char *)scratch + sizeof(unsigned long long));
-    a.n = n;
-    a.head = R::flags_primary ? (unsigned)((uintptr_t)flags & 3u) : (unsigned)(((uintptr_t)in >> 2) & 3u);
-    cm_if_limit(threshold, &a.lim, &a.any);
-    a.tiles = kit_blocks_for(n + a.head, S::TILE);
-    if (!a.tiles) return cudaErrorInvalidValue;
-    KIT_TRY(cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s));
-    if constexpr (R::flagged && !R::flags_primary) { /* values and flags: words when they align alike */
-        if (((uintptr_t)flags & 3u) == a.head) {
-            KIT_TRY((pp_grid<TBS, IPT, MODE, true, MINB>(a.tiles, &grid)));
-            pp_kernel<TBS, IPT, MODE, true, MINB><<<grid, TBS, 0, s>>>(a);
-        } else {
-            KIT_TRY((pp_grid<TBS, IPT, MODE, false, MINB>(a.tiles, &grid)));
-            pp_kernel<TBS, IPT, MODE, false, MINB><<<grid, TBS, 0, s>>>(a);
-        }
-    } else {
-        KIT_TRY((pp_grid<TBS, IPT, MODE, R::flags_primary, MINB>(a.tiles, &grid)));
-        pp_kernel<TBS, IPT, MODE, R::flags_primary, MINB><<<grid, TBS, 0, s>>>(a);
-    }
+    bool fv;
+    cudaError_t e = cudaSuccess;
+    KIT_TRY((sp_prepare<TBS, IPT, MODE, SP_SELECT>(in, flags, threshold, out, count, n, scratch, s, a, fv)));
+    sp_on_fv<MODE, SP_SELECT>(fv, [&](auto c) {
+        constexpr bool FV = decltype(c)::value;
+        unsigned grid = 0;
+        e = pp_grid<TBS, IPT, MODE, FV, MINB>(a.tiles, &grid);
+        if (e == cudaSuccess) pp_kernel<TBS, IPT, MODE, FV, MINB><<<grid, TBS, 0, s>>>(a);
+    });
+    KIT_TRY(e);
     return cudaGetLastError();
 }
 
