@@ -189,6 +189,55 @@ static __device__ __forceinline__ void sp_positions(unsigned m, unsigned wbase, 
     }
 }
 
+/* Ranks this thread's elements (sp_positions) and stages them in shared memory at their place in the
+ * tile's output: the selected ones at s_stage[0 .. agg) in input order; partition: the valid rejected
+ * ones after them, at agg + (valid elements before it in the tile - selected elements before it). */
+template <int TBS, int IPT, int MODE, int OP>
+static __device__ __forceinline__ void sp_stage(const sp_args &a, unsigned tile, unsigned m, unsigned vbits,
+                                                unsigned wbase, unsigned agg, const uint32_t (&x)[IPT],
+                                                uint32_t *s_stage)
+{
+    typedef sp_shape<TBS, IPT> S;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const size_t wv = (size_t)tile * S::TILE + (size_t)warp * S::WSEG;
+    const uint32_t ibase = (uint32_t)wv - a.head + lane * 4; /* index of row 0's element 0, mod 2^32 */
+    const unsigned lo_tile = tile == 0 ? a.head : 0u;         /* valid elements start there in the tile */
+    unsigned pos[S::VPT];
+    sp_positions<TBS, IPT>(m, wbase, pos);
+#pragma unroll
+    for (int k = 0; k < S::VPT; k++) {
+        unsigned r = pos[k];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const int b = 4 * k + j;
+            const uint32_t val = sp_reads<MODE, OP>::value_out ? x[b] : ibase + (uint32_t)(k * 128 + j);
+            if ((m >> b) & 1u) {
+                s_stage[sp_pad(r)] = val;
+                r++;
+            } else if (OP == SP_PARTITION && ((vbits >> b) & 1u)) {
+                const unsigned li = warp * S::WSEG + k * 128 + lane * 4 + j; /* place in the tile */
+                s_stage[sp_pad(agg + (li - lo_tile) - r)] = val;
+            }
+        }
+    }
+}
+
+/* the predicate's bits (bit 4k + j: element j of row k selected): the flags (0 for the elements that
+ * are not valid), or the If test on the values and-ed with the valid bits */
+template <int MODE, int OP, int IPT>
+static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, const uint32_t (&x)[IPT], unsigned fbits,
+                                                          unsigned vbits)
+{
+    if constexpr (sp_reads<MODE, OP>::flagged) {
+        return fbits;
+    } else {
+        unsigned m = 0;
+#pragma unroll
+        for (int b = 0; b < IPT; b++) m |= (unsigned)(x[b] <= a.lim) << b;
+        return m & (a.any ? vbits : 0u);
+    }
+}
+
 /* MINB: the blocks per SM __launch_bounds__ asks for (0: none, the compiler chooses the registers;
  * an explicit 1 lets ptxas spend more: 40 instead of 32 for indices at 384 x 16) */
 template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB>
@@ -241,12 +290,8 @@ static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
          * whose predecessor is not valid are element 0 or not valid themselves */
         if (tile == 0 && warp == 0 && lane == 0) m |= 1u << a.head;
         m &= vbits;
-    } else if constexpr (R::flagged) {
-        m = fbits; /* 0 for the elements that are not valid */
     } else {
-#pragma unroll
-        for (int b = 0; b < IPT; b++) m |= (unsigned)(x[b] <= a.lim) << b;
-        m &= a.any ? vbits : 0u;
+        m = sp_select_mask<MODE, OP, IPT>(a, x, fbits, vbits);
     }
 
     const unsigned wcnt = warp_reduce_redux((unsigned)__popc(m));
@@ -262,31 +307,7 @@ static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
         if (lane == 0) s_excl = ex;
     }
 
-    /* rank: pos[k] = place in the tile's output of this thread's first selected element of row k */
-    unsigned pos[S::VPT];
-    sp_positions<TBS, IPT>(m, wbase, pos);
-
-    /* stage: selected elements at s_stage[0 .. agg) in input order; partition: the valid
-     * rejected ones after them, at agg + (valid elements before it in the tile - selected
-     * elements before it) */
-    const uint32_t ibase = (uint32_t)wv - a.head + lane * 4; /* index of row 0's element 0, mod 2^32 */
-    const unsigned lo_tile = tile == 0 ? a.head : 0u;         /* valid elements start there in the tile */
-#pragma unroll
-    for (int k = 0; k < S::VPT; k++) {
-        unsigned r = pos[k];
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const int b = 4 * k + j;
-            const uint32_t val = R::value_out ? x[b] : ibase + (uint32_t)(k * 128 + j);
-            if ((m >> b) & 1u) {
-                s_stage[sp_pad(r)] = val;
-                r++;
-            } else if (OP == SP_PARTITION && ((vbits >> b) & 1u)) {
-                const unsigned li = warp * S::WSEG + k * 128 + lane * 4 + j; /* place in the tile */
-                s_stage[sp_pad(agg + (li - lo_tile) - r)] = val;
-            }
-        }
-    }
+    sp_stage<TBS, IPT, MODE, OP>(a, tile, m, vbits, wbase, agg, x, s_stage);
     __syncthreads(); /* barrier 3: the staged tile and the tile's offset */
 
     /* 4. write */

@@ -56,14 +56,7 @@ static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
         /* the next tile number, while this tile's loads are in flight */
         if (tid == 0) s_next = atomicAdd(a.ticket, 1u);
 
-        unsigned m = 0; /* bit 4k + j: element j of row k is selected */
-        if constexpr (R::flagged) {
-            m = fbits;
-        } else {
-#pragma unroll
-            for (int b = 0; b < IPT; b++) m |= (unsigned)(x[b] <= a.lim) << b;
-            m &= a.any ? vbits : 0u;
-        }
+        const unsigned m = sp_select_mask<MODE, SP_SELECT, IPT>(a, x, fbits, vbits);
         const unsigned wcnt = warp_reduce_redux((unsigned)__popc(m));
         if (lane == 0) s_wtot[warp] = wcnt;
         __syncthreads(); /* barrier 1: the warp counts and the next tile number */
@@ -77,21 +70,7 @@ static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
         if (tid == 0) lb_store(a.desc + tile, lb_pack(tile == 0 ? LB_PREFIX : LB_AGGREGATE, agg));
 
         /* rank and stage this tile's selected elements in input order (s6's packed row scans) */
-        unsigned pos[S::VPT];
-        sp_positions<TBS, IPT>(m, wbase, pos);
-        const uint32_t ibase = (uint32_t)((size_t)tile * S::TILE + (size_t)warp * S::WSEG) - a.head + lane * 4;
-#pragma unroll
-        for (int k = 0; k < S::VPT; k++) {
-            unsigned r = pos[k];
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-                const int b = 4 * k + j;
-                if ((m >> b) & 1u) {
-                    s_stage[sp_pad(r)] = R::value_out ? x[b] : ibase + (uint32_t)(k * 128 + j);
-                    r++;
-                }
-            }
-        }
+        sp_stage<TBS, IPT, MODE, SP_SELECT>(a, tile, m, vbits, wbase, agg, x, s_stage);
 
         /* the next tile's loads go out before the wait (x is free now) */
         if (next < a.tiles) pp_load<TBS, IPT, MODE, FV>(a, next, x, fbits, vbits);
