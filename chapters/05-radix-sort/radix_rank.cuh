@@ -7,7 +7,9 @@
  *                    A partial tile is padded with the type's largest key (image all ones: its digit
  *                    is the largest of every pass, so the pads rank after every real key of the tile).
  *   rk_peers         the lanes whose digit equals mine: __match_any_sync, or DBITS ballots (one per
- *                    bit, complemented where my bit is 0, ANDed): the same mask, other instructions.
+ *                    bit, complemented where my bit is 0, ANDed): the same mask, other instructions;
+ *                    or (RK_MATCH_OR, in rk_rank_item) a shared-memory OR into a row of RADIX mask
+ *                    words per warp, all zero between items.
  *   rk_rank_item     one item: rank = the warp's counter for the digit before the item + the peers in
  *                    lower lanes; the highest peer adds the number of peers (one shared atomic per
  *                    distinct digit per item).  Items in order, lanes in order: the (item, lane)
@@ -42,7 +44,10 @@
 #include "blocks/ballot_block.cuh"
 #include "radix_keys.cuh"
 
-enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1 };
+/* how a lane finds its peers: __match_any_sync, DBITS ballots, or a shared-memory OR (each lane ORs
+ * its bit into its digit's word of the warp's mask row, reads the word back, and the highest peer
+ * clears it: about half the instructions of the ballots for 8-bit digits, CUB's WARP_MATCH_ATOMIC_OR) */
+enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1, RK_MATCH_OR = 2 };
 
 /* the largest key of each type: image all ones */
 template <int KT>
@@ -123,12 +128,26 @@ static __device__ __forceinline__ unsigned rk_peers(unsigned d)
  * compiler moves the digit, mask and address arithmetic into a divergent branch around it. */
 template <int KT, int MATCH, int DBITS>
 static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>::type k, int shift, int bits,
-                                                        unsigned *cnt)
+                                                        unsigned *cnt, unsigned *masks)
 {
     const unsigned lane = threadIdx.x & 31u;
     const unsigned d = radix_digit<KT>(k, shift, bits);
     const unsigned addr = (unsigned)__cvta_generic_to_shared(cnt + d);
-    const unsigned peers = rk_peers<MATCH, DBITS>(d);
+    unsigned peers;
+    if constexpr (MATCH == RK_MATCH_OR) {
+        /* every lane sets its bit in its digit's word, then reads the word: its peers.  The
+         * barriers: all ORs before any read, all reads before the leader clears the word, and the
+         * clear before the next item's ORs (the __syncwarp after the leader's atomic below). */
+        volatile unsigned *mp = masks + d;
+        atomicOr(masks + d, 1u << lane);
+        __syncwarp();
+        peers = *mp;
+        __syncwarp();
+        if (lane == 31u - __clz(peers)) *mp = 0u;
+    } else {
+        (void)masks;
+        peers = rk_peers<MATCH, DBITS>(d);
+    }
     const unsigned leader = 31u - __clz(peers);
     unsigned before = 0;
     /* volatile: the atomics of successive items stay in order (the shuffle below orders them in
@@ -139,6 +158,7 @@ static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>
                  : "+r"(before)
                  : "r"(lane), "r"(leader), "r"(addr), "r"((unsigned)__popc(peers))
                  : "memory");
+    if constexpr (MATCH == RK_MATCH_OR) __syncwarp(); /* the mask word's clear before the next ORs */
     before = __shfl_sync(BALLOT_FULL, before, leader);
     return before + __popc(peers & ptx_lanemask_lt());
 }
@@ -148,13 +168,14 @@ static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>
  * kept in registers nor computed again */
 template <int KT, int KPT, int MATCH, int DBITS>
 static __device__ __forceinline__ void rk_rank_warp(const typename radix_key_t<KT>::type (&k)[KPT], int shift,
-                                                    int bits, unsigned *cnt, unsigned (&r)[KPT])
+                                                    int bits, unsigned *cnt, unsigned (&r)[KPT],
+                                                    unsigned *masks = nullptr)
 {
     static_assert(KPT * 32 <= 0x10000, "a warp-local rank fits in 16 bits");
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
         const unsigned d = radix_digit<KT>(k[i], shift, bits);
-        r[i] = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt) | d << 16;
+        r[i] = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt, masks) | d << 16;
     }
 }
 
@@ -164,11 +185,11 @@ static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key
                                                         const uint32_t (&v)[PAIRS ? KPT : 1], int shift,
                                                         int bits, unsigned *cnt,
                                                         typename radix_key_t<KT>::type *s_keys,
-                                                        uint32_t *s_vals)
+                                                        uint32_t *s_vals, unsigned *masks = nullptr)
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
-        const unsigned r = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt);
+        const unsigned r = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt, masks);
         s_keys[r] = k[i];
         if constexpr (PAIRS) s_vals[r] = v[i];
     }

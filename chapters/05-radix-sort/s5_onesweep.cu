@@ -222,12 +222,13 @@ template <int KT, class C>
 using os_shape = rk_shape<KT, C::TBS, os_kpt(C::KPT4, KT), C::DBITS>;
 
 /* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
- * offsets for the tile */
+ * offsets for the tile, and with RK_MATCH_OR the warps' peer-mask rows (as large as the counters) */
 template <int KT, bool PAIRS, class C>
 static constexpr size_t os_smem()
 {
     typedef os_shape<KT, C> S;
-    return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4;
+    return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4 +
+           (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0);
 }
 
 /* Blocks per SM the register budget (__launch_bounds__) is set for: the arrays a thread holds at
@@ -274,12 +275,16 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
 
     const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
     unsigned *my_cnt = s_cnt + warp * RADIX;
+    unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
     if (tid == 0) {
         s_tile = atomicAdd(counter, 1u);
         s_single = -1;
     }
 #pragma unroll
-    for (int j = lane; j < RADIX; j += 32) my_cnt[j] = 0;
+    for (int j = lane; j < RADIX; j += 32) {
+        my_cnt[j] = 0;
+        if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
+    }
     const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
     __syncthreads();
     const unsigned tile = s_tile, t0 = tile * TILE; /* t0 < len < 2^29 */
@@ -296,7 +301,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     rk_load<KPT>(kin + g0, tile_n, full, radix_pad_key<KT>(), k);
     if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
     if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
-    else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r); /* warp-local, packed */
+    else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
     __syncthreads(); /* every warp's counts */
 
     /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
@@ -327,7 +332,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     rk_column_add<NW, RADIX>(s_cnt, tstart);
     __syncthreads(); /* the counters hold (digit start + warp prefix) */
     if constexpr (EARLY) {
-        rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals);
+        rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
     } else {
         rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
         if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
@@ -495,5 +500,7 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROW(256, 20, 8, OS_B, true, 16, 0, "ballot", "early", ""),
     OS_ROW(512, 16, 8, OS_B, true, 16, 0, "ballot", "early", ""),
     OS_ROW(384, 20, 8, RK_MATCH_ANY, true, 16, 0, "any", "early", ""),
+    OS_ROW(384, 20, 8, RK_MATCH_OR, true, 16, 0, "or", "early", ""),
+    OS_ROW(384, 20, 8, RK_MATCH_OR, true, 16, 2, "or", "early", " blocks/SM=2"),
     OS_ROW(384, 20, 8, OS_B, false, 16, 0, "ballot", "late", ""),
 };
