@@ -455,6 +455,23 @@ Test(ch07_gpu, phase_and_tuning_ladders, .timeout = 900)
             expect_everywhere(compact_ladders[l], i, kit_tuning_sizes, kit_tuning_nsizes);
 }
 
+/* s7's table rows at a size where every block of the resident grid takes several tiles (the tuning
+ * sizes above stay below one tile per block of the grid) */
+Test(ch07_gpu, persistent_rows_loop, .timeout = 900)
+{
+    static const char *const inputs[] = {"p=0.50", "sorted"};
+    const size_t n = (1u << 23) + 13; /* 1366 tiles of 6144 against at most 132 x 6 blocks on an H100 */
+    size_t i, x;
+    int mode;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < compact_pp_ladder.count; i++)
+        for (x = 0; x < 2; x++)
+            for (mode = 0; mode <= COMPACT_MODE_MAX; mode++) {
+                const kit_shape sh = compact_shape(compact_pp_ladder.P, n, mode);
+                kit_expect_step(&compact_pp_ladder, i, &sh, inputs[x], 900 + 5 * i + x);
+            }
+}
+
 /* The contract suite below runs each problem's default mode; here the others, with the
  * buffers offset (flags by odd bytes) and guarded, on the main ladders. */
 ParameterizedTestParameters(ch07_gpu, contract_other_modes)
