@@ -460,7 +460,7 @@ Test(ch07_gpu, phase_and_tuning_ladders, .timeout = 900)
 Test(ch07_gpu, persistent_rows_loop, .timeout = 900)
 {
     static const char *const inputs[] = {"p=0.50", "sorted"};
-    const size_t n = (1u << 23) + 13; /* 1366 tiles of 6144 against at most 132 x 6 blocks on an H100 */
+    const size_t n = (1u << 23) + 13; /* 1024 .. 2049 tiles against at most 132 x 8 blocks on an H100 */
     size_t i, x;
     int mode;
     KIT_REQUIRE_GPU();

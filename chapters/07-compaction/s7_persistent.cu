@@ -172,4 +172,6 @@ extern "C" cudaError_t compact_s7_describe(kit_kernel_desc *d) { return pp_descr
 extern "C" const compact_step compact_pp_variants[COMPACT_PP_NVARIANTS] = {
     S7_ROW(384, 16, 4), S7_ROW(384, 16, 5), S7_ROW(256, 16, 6), S7_ROW(512, 16, 3), S7_ROW(384, 12, 5),
     S7_ROW(256, 24, 4),
+    /* more bytes in flight per SM: 4 x 32 KiB and 8 x 16 KiB */
+    S7_ROW(256, 32, 4), S7_ROW(128, 32, 8),
 };
