@@ -46,10 +46,13 @@
 /* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
-template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_>
+template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     static constexpr bool EARLY = EARLY_;
+    /* persistent blocks (a resident grid, each block loops over tiles): the next tile's keys are
+     * loaded while the current tile looks back and scatters (chapter 07's s7 applied to a pass) */
+    static constexpr bool PERSIST = PERSIST_;
 };
 
 /* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
@@ -263,17 +266,19 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     typedef typename S::key K;
     constexpr int TBS = C::TBS, KPT = os_kpt(C::KPT4, KT), NW = S::NW, RADIX = S::RADIX, DBITS = C::DBITS;
     constexpr int MATCH = C::MATCH, LBW = C::LBW;
-    constexpr bool EARLY = C::EARLY;
+    constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST;
+    static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
     uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
     unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
     unsigned *s_goff = s_cnt + NW * RADIX;
-    __shared__ unsigned s_tile;
+    __shared__ unsigned s_tile, s_next;
     __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
 
     const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
+    const unsigned ntiles = (len + TILE - 1) / TILE;
     unsigned *my_cnt = s_cnt + warp * RADIX;
     unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
     if (tid == 0) {
@@ -287,10 +292,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     }
     const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
     __syncthreads();
-    const unsigned tile = s_tile, t0 = tile * TILE; /* t0 < len < 2^29 */
-    const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
-    const bool full = tile_n == TILE, last = t0 + TILE >= len;
-    const size_t g0 = base + t0; /* the tile's first key in the arrays */
+    unsigned tile = s_tile;
+    if (PERSIST && tile >= ntiles) return; /* a resident grid larger than the portion */
 
     /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
      * stored as soon as their ranks are known; late counts hold ranks instead of values until the
@@ -298,52 +301,85 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     K k[KPT];
     uint32_t v[PAIRS ? KPT : 1];
     unsigned r[EARLY ? 1 : KPT];
-    rk_load<KPT>(kin + g0, tile_n, full, radix_pad_key<KT>(), k);
-    if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
-    if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
-    else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
-    __syncthreads(); /* every warp's counts */
-
-    /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
-    const unsigned total = rk_column_scan<NW, RADIX>(s_cnt);
-    const unsigned mine = total - (tid == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
-    if (tid < (unsigned)RADIX) {
-        lb_store32(desc + (size_t)tile * RADIX + tid, os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine));
-        if (full && total == TILE) s_single = (int)tid;
+    {
+        const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
+        rk_load<KPT>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
+        if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
     }
-    unsigned all;
-    const unsigned tstart = block_scan32_excl<TBS, WS_SHFL>(total, &all); /* its barriers publish s_single */
+    for (;;) {
+        const unsigned t0 = tile * TILE; /* t0 < len < 2^29 */
+        const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
+        const bool full = tile_n == TILE, last = t0 + TILE >= len;
+        const size_t g0 = base + t0; /* the tile's first key in the arrays */
+        if (PERSIST && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
 
-    if (s_single >= 0) {
-        /* one digit (its tile start is 0): the tile goes unchanged to its place */
-        if (tid < (unsigned)RADIX)
-            s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
-        __syncthreads();
-        const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-        if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
-#pragma unroll
-        for (int i = 0; i < KPT; i++) {
-            kout[g + i * 32u] = k[i];
-            if constexpr (PAIRS) vout[g + i * 32u] = v[i];
+        if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
+        else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
+        __syncthreads(); /* every warp's counts */
+
+        /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
+        const unsigned total = rk_column_scan<NW, RADIX>(s_cnt);
+        const unsigned mine = total - (tid == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
+        if (tid < (unsigned)RADIX) {
+            lb_store32(desc + (size_t)tile * RADIX + tid, os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine));
+            if (full && total == TILE) s_single = (int)tid;
         }
-        return;
-    }
+        unsigned all;
+        const unsigned tstart = block_scan32_excl<TBS, WS_SHFL>(total, &all); /* its barriers publish s_single */
+        const unsigned next = PERSIST ? s_next : ntiles;
+        const bool more = next < ntiles;
+        const unsigned n0 = next * TILE, next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
 
-    rk_column_add<NW, RADIX>(s_cnt, tstart);
-    __syncthreads(); /* the counters hold (digit start + warp prefix) */
-    if constexpr (EARLY) {
-        rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
-    } else {
-        rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
-        if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+        if (s_single >= 0) {
+            /* one digit (its tile start is 0): the tile goes unchanged to its place */
+            if (tid < (unsigned)RADIX)
+                s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+            __syncthreads();
+            const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
+            if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
+#pragma unroll
+            for (int i = 0; i < KPT; i++) {
+                kout[g + i * 32u] = k[i];
+                if constexpr (PAIRS) vout[g + i * 32u] = v[i];
+            }
+            if constexpr (PERSIST) { /* the registers are free: the next tile's loads */
+                if (more) {
+                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                }
+            }
+        } else {
+            rk_column_add<NW, RADIX>(s_cnt, tstart);
+            __syncthreads(); /* the counters hold (digit start + warp prefix) */
+            if constexpr (EARLY) {
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
+            } else {
+                rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
+                if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+            }
+            if constexpr (PERSIST) { /* keys and values are in shared memory: the next tile's loads */
+                if (more) {
+                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                }
+            }
+            if (tid < (unsigned)RADIX) {
+                const unsigned excl = os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+                s_goff[tid] = start + excl - tstart;
+            }
+            if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
+            __syncthreads(); /* the exchange and the offsets complete */
+            rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
+        }
+        if (!more) return;
+        /* the next tile: everyone is done with this one's shared memory before it is cleared */
+        __syncthreads();
+        if (tid == 0) s_single = -1;
+#pragma unroll
+        for (int j = lane; j < RADIX; j += 32) my_cnt[j] = 0; /* the mask rows are zero after every item */
+        __syncthreads();
+        tile = next;
     }
-    if (tid < (unsigned)RADIX) {
-        const unsigned excl = os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
-        s_goff[tid] = start + excl - tstart;
-    }
-    if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
-    __syncthreads(); /* the exchange and the offsets complete */
-    rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
 }
 
 /* ------------------------------------------------------------ host */
@@ -411,6 +447,8 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     radix_plan rp;
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
+    unsigned resident = 0; /* PERSIST: the grid that fits at once (any grid of one block or more is correct) */
+    if constexpr (C::PERSIST) KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem, &resident));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
@@ -425,7 +463,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
             const unsigned len = (unsigned)(n - base < P::PORTION ? n - base : P::PORTION);
             const unsigned tiles = (len + P::S::TILE - 1) / P::S::TILE;
             unsigned *st = pl.starts + ((size_t)p * pl.portions + q) * RADIX;
-            os_pass_kernel<KT, PAIRS, C><<<tiles, C::TBS, smem, s>>>(
+            os_pass_kernel<KT, PAIRS, C><<<C::PERSIST && resident < tiles ? resident : tiles, C::TBS, smem, s>>>(
                 (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
                 rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
                 pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL);
@@ -484,12 +522,13 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
  * one at a time), register budget (two blocks of 384 per SM instead of three), block size (256, 512),
  * peers by __match_any_sync, counts after the ranking (s4's order) */
 #define OS_FILE "chapters/05-radix-sort/s5_onesweep.cu"
-#define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN)                                                       \
+#define OS_ROWX(T, K, B, M, E, W, MB, P, MN, EN, XN)                                                   \
     {{"s5_onesweep",                                                                                   \
       "tbs=" #T " kpt=" #K " bits=" #B " match=" MN " counts=" EN " lookback=" #W XN,                  \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<T, K, B, M, E, W, MB>>, 0, 0},                                                \
-     os_scratch<os_cfg<T, K, B, M, E, W, MB>>, os_run<os_cfg<T, K, B, M, E, W, MB>>, RADIX_TYPES_ALL, B}
+      os_describe<os_cfg<T, K, B, M, E, W, MB, P>>, 0, 0},                                             \
+     os_scratch<os_cfg<T, K, B, M, E, W, MB, P>>, os_run<os_cfg<T, K, B, M, E, W, MB, P>>, RADIX_TYPES_ALL, B}
+#define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 #define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
@@ -502,5 +541,9 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROW(384, 20, 8, RK_MATCH_ANY, true, 16, 0, "any", "early", ""),
     OS_ROW(384, 20, 8, RK_MATCH_OR, true, 16, 0, "or", "early", ""),
     OS_ROW(384, 20, 8, RK_MATCH_OR, true, 16, 2, "or", "early", " blocks/SM=2"),
+    /* persistent blocks: the next tile's loads during the look-back and the scatter */
+    OS_ROWX(384, 20, 8, OS_B, true, 16, 2, true, "ballot", "early", " blocks/SM=2 persistent"),
+    OS_ROWX(384, 16, 8, OS_B, true, 16, 0, true, "ballot", "early", " persistent"),
+    OS_ROWX(384, 20, 8, RK_MATCH_OR, true, 16, 2, true, "or", "early", " blocks/SM=2 persistent"),
     OS_ROW(384, 20, 8, OS_B, false, 16, 0, "ballot", "late", ""),
 };
