@@ -299,6 +299,27 @@ Test(ch05_gpu, tuning_tables_pairs_f32)
     table_pairs(&radix_onesweep_ladder);
 }
 
+/* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops
+ * over several tiles (the tuning sizes stay below one tile per block): keys and pairs, u32 and f32 */
+Test(ch05_gpu, onesweep_persistent_rows_loop, .timeout = 900)
+{
+    const kit_ladder *L = &radix_onesweep_ladder;
+    const size_t n = (1u << 23) + 13; /* about 1100 tiles of 7680 or fewer, against 132 x 3 blocks at most */
+    size_t i;
+    int rows = 0;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < L->count; i++) {
+        const kit_shape k32 = sort_shape(L->P, n, RADIX_U32, 0, 0, 32);
+        const kit_shape f32 = sort_shape(L->P, n, RADIX_F32, 1, 0, 32);
+        if (!strstr(L->step(L, i)->param, "persistent")) continue;
+        rows++;
+        kit_expect_step(L, i, &k32, "uniform", 95);
+        kit_expect_step(L, i, &k32, "range-256", 96);
+        kit_expect_step(L, i, &f32, "f32-normal", 97);
+    }
+    cr_assert(rows > 0, "the onesweep table has no persistent rows");
+}
+
 /* ------------------------------------------------------------- contract */
 
 KIT_CONTRACT_TESTS(ch05_contract, radix_ladders, RADIX_NLADDERS, RADIX_NMAIN)
