@@ -5,7 +5,7 @@
  * loads of the next tile, and only then waits for the current tile's look-back and writes it.
  * Why it is faster: in s6 a block that waits for its look-back (and for its ticket) has no loads in
  * flight, and a new block starts only when one retires; s1, which never waits, reads 1 GiB at
- * 3.2 TB/s on an H100, against 1.9-2.0 TB/s for s6 at p = 0.  Here the next tile's loads overlap the
+ * 3.2 TB/s on an H100, against 1.8-2.0 TB/s for s6 at p = 0.  Here the next tile's loads overlap the
  * wait, the ticket's round trip overlaps the current tile's loads, and there are two block barriers
  * per tile instead of three.  The ticket keeps the deadlock argument of s6: a block waits only on
  * tiles numbered below its current one, and the tiles it has taken but not yet published are all
