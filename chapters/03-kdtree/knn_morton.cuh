@@ -142,4 +142,44 @@ static inline cudaError_t knn_morton_order(const void *tree, const float *querie
     return cudaSuccess;
 }
 
+/* One thread's query of a Morton-ordered step (s4, s5, s7): slot t of the order is query perm[t];
+ * its k best from search(q, self, best), written to the query's own rows. */
+template <int DIM, int KB, class Search>
+static __device__ __forceinline__ void knn_morton_query_slot(size_t t, const float *queries, size_t m, int k,
+                                                             int all, const uint32_t *perm, uint32_t *idx,
+                                                             float *dist2, Search search)
+{
+    if (t >= m) return;
+    const uint32_t j = perm[t];
+    if (j >= m) return; /* never: perm is a permutation of 0 .. m-1 */
+    float q[DIM];
+    knn_load_query<DIM>(queries, j, q);
+    knn_best<KB> b;
+    knn_best_init(b, k);
+    search(q, all ? j : KNN_NONE, b);
+    knn_best_store(b, k, j, idx, dist2);
+}
+
+/* The query phase of a Morton-ordered step: the argument checks, the empty cases, the order on the
+ * stream, then launch(knn_c<DIM>, knn_c<KB>, grid of TPB-thread blocks, perm) for the step's kernel. */
+template <int TPB, class Launch>
+static inline cudaError_t knn_morton_query(const void *tree, const float *points, size_t n, const float *queries,
+                                           size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                           void *scratch, cudaStream_t s, Launch launch)
+{
+    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
+    if (m == 0) return cudaSuccess;
+    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
+    const unsigned grid = kit_blocks_for(m, TPB);
+    if (grid == 0) return cudaErrorInvalidValue;
+    if (!scratch) return cudaErrorInvalidValue;
+    if ((uintptr_t)scratch & 255u) return cudaErrorMisalignedAddress;
+    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
+        const uint32_t *perm = NULL;
+        KIT_TRY(knn_morton_order<decltype(dd)::value>(tree, queries, m, scratch, &perm, s));
+        launch(dd, kk, grid, perm);
+        return cudaGetLastError();
+    });
+}
+
 #endif

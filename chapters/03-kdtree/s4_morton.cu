@@ -28,16 +28,10 @@ static __global__ void __launch_bounds__(S4_TPB)
     s4_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all,
                     const uint32_t *perm, uint32_t *idx, float *dist2)
 {
-    const size_t t = (size_t)blockIdx.x * S4_TPB + threadIdx.x;
-    if (t >= m) return;
-    const uint32_t j = perm[t];
-    if (j >= m) return; /* never: perm is a permutation of 0 .. m-1 */
-    float q[DIM];
-    knn_load_query<DIM>(queries, j, q);
-    knn_best<KB> b;
-    knn_best_init(b, k);
-    knn_search_local<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, all ? j : KNN_NONE, b);
-    knn_best_store(b, k, j, idx, dist2);
+    knn_morton_query_slot<DIM, KB>((size_t)blockIdx.x * S4_TPB + threadIdx.x, queries, m, k, all, perm, idx, dist2,
+                                   [&](const float (&q)[DIM], uint32_t self, knn_best<KB> &b) {
+                                       knn_search_local<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, self, b);
+                                   });
 }
 
 extern "C" size_t knn_s4_morton_tree_bytes(size_t n, int dim)
@@ -61,21 +55,12 @@ extern "C" cudaError_t knn_s4_morton_query(const void *tree, const float *points
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
-    if (m == 0) return cudaSuccess;
-    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
-    const unsigned grid = kit_blocks_for(m, S4_TPB);
-    if (grid == 0) return cudaErrorInvalidValue;
-    if (!scratch) return cudaErrorInvalidValue;
-    if ((uintptr_t)scratch & 255u) return cudaErrorMisalignedAddress;
-    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
-        constexpr int DIM = decltype(dd)::value, KB = decltype(kk)::value;
-        const uint32_t *perm = NULL;
-        KIT_TRY(knn_morton_order<DIM>(tree, queries, m, scratch, &perm, s));
-        s4_query_kernel<DIM, KB>
-            <<<grid, S4_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, perm, idx, dist2);
-        return cudaGetLastError();
-    });
+    return knn_morton_query<S4_TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
+                                    [&](auto dd, auto kk, unsigned grid, const uint32_t *perm) {
+                                        s4_query_kernel<decltype(dd)::value, decltype(kk)::value>
+                                            <<<grid, S4_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all,
+                                                                     perm, idx, dist2);
+                                    });
 }
 
 KIT_DESCRIBE(knn_s4_morton_describe, (s4_query_kernel<3, 1>), S4_TPB, 0)

@@ -146,17 +146,11 @@ static __global__ void __launch_bounds__(S7_TPB)
                     const float4 *boxes, const float *queries, size_t m, int k, int all, const uint32_t *perm,
                     uint32_t *idx, float *dist2)
 {
-    const size_t t = (size_t)blockIdx.x * S7_TPB + threadIdx.x;
-    if (t >= m) return;
-    const uint32_t j = perm[t];
-    if (j >= m) return; /* never: perm is a permutation of 0 .. m-1 */
-    float q[DIM];
-    knn_load_query<DIM>(queries, j, q);
-    knn_best<KB> b;
-    knn_best_init(b, k);
-    s7_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, lb.n), in, inid, boxes, lb, Lb, q, all ? j : KNN_NONE,
-                       b);
-    knn_best_store(b, k, j, idx, dist2);
+    knn_morton_query_slot<DIM, KB>((size_t)blockIdx.x * S7_TPB + threadIdx.x, queries, m, k, all, perm, idx, dist2,
+                                   [&](const float (&q)[DIM], uint32_t self, knn_best<KB> &b) {
+                                       s7_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, lb.n), in, inid, boxes, lb,
+                                                          Lb, q, self, b);
+                                   });
 }
 
 /* ---------------------------------------------------------------- the build's extra passes */
@@ -255,26 +249,17 @@ extern "C" cudaError_t knn_s7_buckets_query(const void *tree, const float *point
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    s7_plan P;
-    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
-    if (m == 0) return cudaSuccess;
-    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
-    const unsigned grid = kit_blocks_for(m, S7_TPB);
-    if (grid == 0) return cudaErrorInvalidValue;
-    if (!scratch) return cudaErrorInvalidValue;
-    if ((uintptr_t)scratch & 255u) return cudaErrorMisalignedAddress;
-    s7_make_plan(n, &P);
-    const char *base = (const char *)tree;
-    const float4 *in = (const float4 *)(base + P.off_in), *boxes = (const float4 *)(base + P.off_box);
-    const uint32_t *inid = (const uint32_t *)(base + P.off_inid);
-    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
-        constexpr int DIM = decltype(dd)::value, KB = decltype(kk)::value;
-        const uint32_t *perm = NULL;
-        KIT_TRY(knn_morton_order<DIM>(tree, queries, m, scratch, &perm, s));
-        s7_query_kernel<DIM, KB>
-            <<<grid, S7_TPB, 0, s>>>(tree, P.lb, P.Lb, in, inid, boxes, queries, m, k, all, perm, idx, dist2);
-        return cudaGetLastError();
-    });
+    return knn_morton_query<S7_TPB>(
+        tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
+        [&](auto dd, auto kk, unsigned grid, const uint32_t *perm) {
+            s7_plan P;
+            s7_make_plan(n, &P);
+            const char *base = (const char *)tree;
+            const float4 *in = (const float4 *)(base + P.off_in), *boxes = (const float4 *)(base + P.off_box);
+            const uint32_t *inid = (const uint32_t *)(base + P.off_inid);
+            s7_query_kernel<decltype(dd)::value, decltype(kk)::value><<<grid, S7_TPB, 0, s>>>(
+                tree, P.lb, P.Lb, in, inid, boxes, queries, m, k, all, perm, idx, dist2);
+        });
 }
 
 KIT_DESCRIBE(knn_s7_buckets_describe, (s7_query_kernel<3, 1>), S7_TPB, 0)
