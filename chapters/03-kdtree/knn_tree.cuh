@@ -218,24 +218,9 @@ static inline KIT_HD float knn_fdiv(float a, float b)
     return a / b;
 #endif
 }
-/* read-only loads of the tree (the texture path on the device) */
-static inline KIT_HD float4 knn_ld4(const float4 *p)
-{
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-static inline KIT_HD uint32_t knn_ldu(const uint32_t *p)
-{
-#ifdef __CUDA_ARCH__
-    return __ldg(p);
-#else
-    return *p;
-#endif
-}
-static inline KIT_HD float knn_ldf(const float *p)
+/* read-only loads of the tree (the texture path on the device): float4 nodes, u32 ids, floats */
+template <class T>
+static inline KIT_HD T knn_ld(const T *p)
 {
 #ifdef __CUDA_ARCH__
     return __ldg(p);
@@ -333,7 +318,7 @@ static inline KIT_HD void knn_best_visit(knn_best<KB> &b, float d, const uint32_
                                          uint32_t self)
 {
     if (d <= b.d[0]) {
-        const uint32_t id = knn_ldu(ids + i);
+        const uint32_t id = knn_ld(ids + i);
         if (id != self) knn_best_offer(b, d, id);
     }
 }
@@ -367,7 +352,7 @@ static inline KIT_HD void knn_search_local(const float4 *__restrict__ nodes, con
     uint32_t i = 1;
     for (;;) {
         while (i <= n) {
-            const float4 p = knn_ld4(nodes + i);
+            const float4 p = knn_ld(nodes + i);
             knn_best_visit(b, knn_d2<DIM>(q, p), ids, i, self);
             const int a = knn_axis<DIM>(i);
             const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_comp4(p, a));

@@ -50,7 +50,7 @@ static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint3
         if (stk_plane[sp * stride] > b.d[0]) continue; /* trimmed */
         float p[DIM];
         KNN_UNROLL
-        for (int a = 0; a < DIM; a++) p[a] = knn_ldf(nodef + (size_t)i * 4 + a);
+        for (int a = 0; a < DIM; a++) p[a] = knn_ld(nodef + (size_t)i * 4 + a);
         knn_best_visit(b, knn_dist2(q, p, DIM), ids, i, self);
         const int a = knn_axis<DIM>(i);
         const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_qcomp<DIM>(p, a));

@@ -34,7 +34,7 @@ static inline KIT_HD void s5_search(const float4 *__restrict__ nodes, const uint
 {
     uint32_t i = 1, from = 0; /* n >= 1 */
     for (;;) {
-        const float4 p = knn_ld4(nodes + i);
+        const float4 p = knn_ld(nodes + i);
         const int a = knn_axis<DIM>(i);
         const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_comp4(p, a));
         const uint32_t near = 2u * i + (diff >= 0.0f ? 1u : 0u); /* i < 2^31: no overflow */

@@ -82,7 +82,7 @@ static void s7_make_plan(size_t n, s7_plan *P) /* 1 <= n <= KNN_MAX_N */
 template <int DIM>
 static inline KIT_HD bool s7_box_passes(const float4 *boxes, uint32_t c, const float (&q)[DIM], float worst)
 {
-    const float4 lo = knn_ld4(boxes + 2 * (size_t)c), hi = knn_ld4(boxes + 2 * (size_t)c + 1);
+    const float4 lo = knn_ld(boxes + 2 * (size_t)c), hi = knn_ld(boxes + 2 * (size_t)c + 1);
     float cl[DIM];
     KNN_UNROLL
     for (int a = 0; a < DIM; a++) cl[a] = fminf(fmaxf(q[a], knn_comp4(lo, a)), knn_comp4(hi, a));
@@ -101,9 +101,9 @@ static inline KIT_HD void s7_search(const float4 *__restrict__ nodes, const uint
         if (i >= first_leaf) { /* a leaf, entered from its parent: scan its run */
             const uint32_t st = (uint32_t)knn_lb_start(lb, i), end = st + (uint32_t)knn_lb_size(lb, i);
             for (uint32_t e = st; e < end; e++) {
-                const float d = knn_d2<DIM>(q, knn_ld4(in + e));
+                const float d = knn_d2<DIM>(q, knn_ld(in + e));
                 if (d <= b.d[0]) {
-                    const uint32_t id = knn_ldu(inid + e);
+                    const uint32_t id = knn_ld(inid + e);
                     if (id != self) knn_best_offer(b, d, id);
                 }
             }
@@ -113,7 +113,7 @@ static inline KIT_HD void s7_search(const float4 *__restrict__ nodes, const uint
             continue;
         }
         /* an internal node (level < Lb <= D: it exists) */
-        const float4 p = knn_ld4(nodes + i);
+        const float4 p = knn_ld(nodes + i);
         const int a = knn_axis<DIM>(i);
         const float diff = knn_fsub(knn_qcomp<DIM>(q, a), knn_comp4(p, a));
         const uint32_t near = 2u * i + (diff >= 0.0f ? 1u : 0u);
