@@ -1,5 +1,6 @@
 /* compact_device.cuh - what chapter 07's .cu files share (CUDA C, host and device):
  *   compact_begin     the preamble of every run: compact_check, and for n = 0 the zero count
+ *   compact_phase_begin  the same for one phase of s3 or s4 (the phase breakdown)
  *   compact_dispatch  a run's mode as a compile-time constant (one kernel per mode)
  *   cp_test, cp_item  one element: is it selected, and what it writes (index or value)
  *   cm_if_limit, cm_selected, cm_output  the same with the If test as one 32-bit compare
@@ -71,6 +72,17 @@ static inline cudaError_t compact_begin(const uint32_t *in, const uint8_t *flags
     if (n == 0) return cudaMemsetAsync(count, 0, sizeof *count, s);
     *work = 1;
     return cudaSuccess;
+}
+
+/* the preamble of one phase of a multi-kernel step (compact.h's phase breakdown): the phase number
+ * checked, then compact_begin */
+static inline cudaError_t compact_phase_begin(int phase, const uint32_t *in, const uint8_t *flags, const uint32_t *out,
+                                              uint32_t *count, size_t n, int mode, const void *scratch,
+                                              cudaStream_t s, int *work)
+{
+    *work = 0;
+    if (phase < 0 || phase >= COMPACT_NPHASES) return cudaErrorInvalidValue;
+    return compact_begin(in, flags, out, count, n, mode, scratch, s, work);
 }
 
 /* Is element i selected?  An If test loads in[i] into v (the value output reuses it). */

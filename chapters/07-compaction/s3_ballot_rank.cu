@@ -101,8 +101,7 @@ extern "C" cudaError_t compact_s3_phase(int phase, const uint32_t *in, const uin
                                         cudaStream_t s)
 {
     int work;
-    if (phase < 0 || phase >= COMPACT_NPHASES) return cudaErrorInvalidValue;
-    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
+    KIT_TRY(compact_phase_begin(phase, in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
     if (!scratch) return cudaErrorInvalidValue;
     const size_t chunks = s3_chunks(n);
