@@ -26,14 +26,37 @@ static inline unsigned kit_blocks_for(size_t n, size_t per_block)
 }
 
 /* A grid that fills the GPU exactly once: SMs x resident blocks per SM of
- * kernel at this block size and dynamic shared memory. */
+ * kernel at this block size and dynamic shared memory.  Remembered per (kernel,
+ * device, block size, shared memory) in a small table, so that a step may call
+ * it in every run: the occupancy query costs microseconds of host time that a
+ * timed run should not pay.  (The table is per translation unit and assumes one
+ * host thread at a time, like the rest of the harness.) */
 static inline cudaError_t kit_resident_grid(const void *kernel, int threads, size_t smem,
                                             unsigned *grid)
 {
-    int per_sm = 0, sms = kit_sm_count();
+    struct entry {
+        const void *kernel;
+        int device, threads;
+        size_t smem;
+        unsigned grid;
+    };
+    static entry memo[16];
+    static unsigned next;
+    int dev = 0, per_sm = 0, sms;
+    unsigned i;
+    KIT_TRY(cudaGetDevice(&dev));
+    for (i = 0; i < 16; i++)
+        if (memo[i].grid && memo[i].kernel == kernel && memo[i].device == dev && memo[i].threads == threads &&
+            memo[i].smem == smem) {
+            *grid = memo[i].grid;
+            return cudaSuccess;
+        }
+    sms = kit_sm_count();
     KIT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
     if (sms <= 0 || per_sm <= 0) return cudaErrorInvalidConfiguration;
     *grid = (unsigned)(sms * per_sm);
+    memo[next % 16] = entry{kernel, dev, threads, smem, *grid};
+    next++;
     return cudaSuccess;
 }
 

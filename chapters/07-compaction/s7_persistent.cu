@@ -90,23 +90,13 @@ static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
     }
 }
 
-/* the grid: SMs x resident blocks of this instantiation, remembered for the last device asked.  Any
- * grid of at least one block is correct (the tiles come from the ticket), so a stale answer from
- * another host thread's device only costs speed; 0 (not yet known) asks again. */
+/* the grid: SMs x resident blocks of this instantiation (kit_resident_grid remembers it), no more
+ * blocks than tiles; any grid of one block or more is correct, the tiles come from the ticket */
 template <int TBS, int IPT, int MODE, bool FV, int MINB>
 static cudaError_t pp_grid(unsigned tiles, unsigned *grid)
 {
-    static int dev_seen = -1;
-    static unsigned resident = 0;
-    int dev = 0;
     unsigned r = 0;
-    KIT_TRY(cudaGetDevice(&dev));
-    if (dev == dev_seen) r = resident;
-    if (r == 0) {
-        KIT_TRY(kit_resident_grid((const void *)pp_kernel<TBS, IPT, MODE, FV, MINB>, TBS, 0, &r));
-        resident = r;
-        dev_seen = dev;
-    }
+    KIT_TRY(kit_resident_grid((const void *)pp_kernel<TBS, IPT, MODE, FV, MINB>, TBS, 0, &r));
     *grid = tiles < r ? tiles : r;
     return cudaSuccess;
 }
