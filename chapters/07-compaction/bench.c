@@ -101,29 +101,30 @@ static cudaError_t exp_phases(kit_bench *b)
     return cudaSuccess;
 }
 
-/* a tuning table at shape n, then the select ladder in the same run (for the ratios) */
-static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2n)
+/* a tuning table at p = 0.5 and 2^log2n, each row's resident blocks per SM in its param */
+static cudaError_t table_point(kit_bench *b, const kit_ladder *T, int log2n)
 {
     const kit_shape sh = kit_bench_shape(b, T->P, (size_t)1 << log2n);
     cudaError_t e;
     b->param_occupancy = 1;
     e = kit_ladder_point(b, T, &sh, "p=0.50");
     b->param_occupancy = 0;
-    if (e != cudaSuccess) return e;
+    return e;
+}
+/* a tuning table, then the select ladder in the same run (for the ratios) */
+static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2n)
+{
+    const kit_shape sh = kit_bench_shape(b, &compact_select_problem, (size_t)1 << log2n);
+    KIT_TRY(table_point(b, T, log2n));
     return kit_ladder_point(b, &compact_select_ladder, &sh, "p=0.50");
 }
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
 static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b)); }
+/* s6's table, the ladder, s7's table */
 static cudaError_t sp_at_max(kit_bench *b)
 {
     KIT_TRY(table_then_ladder(b, &compact_sp_ladder, b->max_log2));
-    b->param_occupancy = 1;
-    {
-        const kit_shape sh = kit_bench_shape(b, compact_pp_ladder.P, (size_t)1 << b->max_log2);
-        const cudaError_t e = kit_ladder_point(b, &compact_pp_ladder, &sh, "p=0.50");
-        b->param_occupancy = 0;
-        return e;
-    }
+    return table_point(b, &compact_pp_ladder, b->max_log2);
 }
 /* indices and values: value output keeps its elements in registers longer, so its best shape may differ */
 static cudaError_t exp_single_pass(kit_bench *b)
