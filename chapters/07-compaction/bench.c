@@ -101,30 +101,36 @@ static cudaError_t exp_phases(kit_bench *b)
     return cudaSuccess;
 }
 
-/* a tuning table at p = 0.5 and 2^log2n, each row's resident blocks per SM in its param */
-static cudaError_t table_point(kit_bench *b, const kit_ladder *T, int log2n)
+/* a tuning table at 2^log2n and one p, each row's resident blocks per SM in its param */
+static cudaError_t table_point(kit_bench *b, const kit_ladder *T, int log2n, const char *p)
 {
     const kit_shape sh = kit_bench_shape(b, T->P, (size_t)1 << log2n);
     cudaError_t e;
     b->param_occupancy = 1;
-    e = kit_ladder_point(b, T, &sh, "p=0.50");
+    e = kit_ladder_point(b, T, &sh, p);
     b->param_occupancy = 0;
     return e;
 }
-/* a tuning table, then the select ladder in the same run (for the ratios) */
-static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2n)
+/* a tuning table, then the select ladder in the same run (for the ratios), at one p */
+static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2n, const char *p)
 {
     const kit_shape sh = kit_bench_shape(b, &compact_select_problem, (size_t)1 << log2n);
-    KIT_TRY(table_point(b, T, log2n));
-    return kit_ladder_point(b, &compact_select_ladder, &sh, "p=0.50");
+    KIT_TRY(table_point(b, T, log2n, p));
+    return kit_ladder_point(b, &compact_select_ladder, &sh, p);
 }
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
-static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b)); }
-/* s6's table, the ladder, s7's table */
+static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b), "p=0.50"); }
+/* s6's table, the ladder, s7's table, at the ends of the p range and its middle (nothing written,
+ * everything written, half) */
 static cudaError_t sp_at_max(kit_bench *b)
 {
-    KIT_TRY(table_then_ladder(b, &compact_sp_ladder, b->max_log2));
-    return table_point(b, &compact_pp_ladder, b->max_log2);
+    static const char *const ps[] = {"p=0.00", "p=0.50", "p=1.00"};
+    size_t k;
+    for (k = 0; k < sizeof ps / sizeof *ps; k++) {
+        KIT_TRY(table_then_ladder(b, &compact_sp_ladder, b->max_log2, ps[k]));
+        KIT_TRY(table_point(b, &compact_pp_ladder, b->max_log2, ps[k]));
+    }
+    return cudaSuccess;
 }
 /* indices and values: value output keeps its elements in registers longer, so its best shape may differ */
 static cudaError_t exp_single_pass(kit_bench *b)
@@ -143,7 +149,7 @@ static const kit_experiment experiments[] = {
     {"unique", "unique: elements/s vs n on runs of 1..8 equal values and on distinct ones", exp_unique},
     {"phases", "the multi-kernel steps' kernels one at a time at 2^26 and 2^28 (Fig. 13)", exp_phases},
     {"tpb", "the three-phase step over threads per block at 2^26 (Fig. 10), then the ladder", exp_tpb},
-    {"single_pass", "the single passes (s6, s7) over their knobs at 2^28, then the ladder, indices and values",
+    {"single_pass", "the single passes (s6, s7) over their knobs at 2^28 and p = 0, 0.5, 1, then the ladder, indices and values",
      exp_single_pass},
 };
 

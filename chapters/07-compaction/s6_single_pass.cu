@@ -39,10 +39,10 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
     return sp_describe<S6_TBS, S6_IPT, SP_SELECT>(d);
 }
 
-/* ---- tuning table: block size x items per thread, then two knobs on the ladder's shape: the
- * tile from blockIdx.x instead of the ticket (as CUB does; relies on blocks starting in index
- * order), and __launch_bounds__ asking for 5 blocks per SM (caps value output's registers at
- * 32: 5 resident blocks instead of 4).  The first row is the ladder step. */
+/* ---- tuning table: block size x items per thread, then two knobs: __launch_bounds__ asking for
+ * more resident blocks per SM (value output's registers capped so that they fit), and the tile
+ * from blockIdx.x instead of the ticket (as CUB does: no atomic round trip and no barrier before
+ * the loads, but it relies on blocks starting in index order).  The first row is the ladder step. */
 #define S6_FILE "chapters/07-compaction/s6_single_pass.cu"
 #define S6_ROWX(T, I, ORD, MINB, NOTE)                                                                      \
     {{"s6_single_pass", "tbs=" #T " items=" #I " (" #I "/4 x 16-byte loads) lookback=warp stage=smem" NOTE, \
@@ -52,12 +52,20 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
 #define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 0, "")
 
 extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
-    S6_ROW(384, 16), S6_ROW(256, 16), S6_ROW(512, 16), S6_ROW(256, 24), S6_ROW(384, 12), S6_ROW(512, 8),
-    /* fewer live values per thread: value output keeps its IPT elements in registers through the
-     * look-back (39-40 registers at 16 items against 32 for indices) */
-    S6_ROW(256, 12), S6_ROW(128, 16), S6_ROW(384, 8), S6_ROW(256, 8),
+    S6_ROW(384, 16), S6_ROW(256, 16), S6_ROW(512, 16), S6_ROW(256, 24), S6_ROW(384, 12), S6_ROW(128, 16),
+    /* value output keeps its IPT elements in registers through the look-back (39-40 registers at
+     * 16 items against 32 for indices): ask for more blocks per SM */
     S6_ROWX(384, 16, SP_TICKET, 5, " minblocks=5"),
+    S6_ROWX(384, 20, SP_TICKET, 4, " minblocks=4"),
+    S6_ROWX(256, 24, SP_TICKET, 6, " minblocks=6"),
+    /* the tile from blockIdx, alone and with the register caps, and larger tiles (fewer look-backs) */
     S6_ROWX(384, 16, SP_BLOCK_ORDER, 0, " tile=blockIdx"),
-    S6_ROWX(384, 12, SP_BLOCK_ORDER, 0, " tile=blockIdx"),
     S6_ROWX(384, 16, SP_BLOCK_ORDER, 5, " tile=blockIdx minblocks=5"),
+    S6_ROWX(256, 16, SP_BLOCK_ORDER, 8, " tile=blockIdx minblocks=8"),
+    S6_ROWX(256, 24, SP_BLOCK_ORDER, 0, " tile=blockIdx"),
+    S6_ROWX(256, 24, SP_BLOCK_ORDER, 6, " tile=blockIdx minblocks=6"),
+    S6_ROWX(384, 20, SP_BLOCK_ORDER, 4, " tile=blockIdx minblocks=4"),
+    S6_ROWX(512, 16, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
+    S6_ROWX(384, 24, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
+    S6_ROWX(256, 32, SP_BLOCK_ORDER, 4, " tile=blockIdx minblocks=4"),
 };
