@@ -99,6 +99,7 @@ COMPACT_STEP_DECL(s4_three_phase);   /* the paper: masks + counts, scan, shuffle
 COMPACT_STEP_DECL(s5_count_scan);    /* tile counts, shared u32 scan, scatter (order-keeping) */
 COMPACT_STEP_DECL(s6_single_pass);   /* one kernel, decoupled look-back of tile counts */
 COMPACT_STEP_DECL(s7_persistent);    /* s6 with persistent blocks: next tile loaded during the look-back */
+COMPACT_STEP_DECL(s8_block_order);   /* s6 with the tile from blockIdx, 256 x 24, 6 blocks per SM */
 COMPACT_STEP_DECL(yard_cub_select);  /* cub::DeviceSelect::If / Flagged */
 COMPACT_STEP_DECL(yard_thrust_copy_if); /* thrust::copy_if as a user calls it */
 /* partition and unique on the single-pass machinery, and their yardsticks */
@@ -115,10 +116,12 @@ cudaError_t compact_s4_describe(kit_kernel_desc *d);
 cudaError_t compact_s5_describe(kit_kernel_desc *d);
 cudaError_t compact_s6_describe(kit_kernel_desc *d);
 cudaError_t compact_s7_describe(kit_kernel_desc *d);
+cudaError_t compact_s8_describe(kit_kernel_desc *d);
 cudaError_t compact_partition_describe(kit_kernel_desc *d);
 cudaError_t compact_unique_describe(kit_kernel_desc *d);
 /* compile-time knobs of the ladder steps, "tbs=128 items=16 ..." */
-extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[], compact_s7_param[];
+extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[], compact_s7_param[],
+    compact_s8_param[];
 extern const char compact_s0_param[], compact_s1_param[], compact_s2_param[], compact_s3_param[];
 
 /* tuning tables (template instantiations with other knobs): the three-phase step over

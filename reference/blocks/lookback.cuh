@@ -9,9 +9,11 @@
  * start as 0 (LB_INVALID: what cudaMemsetAsync leaves); the caller zeroes them (and the
  * tile counter that hands out tile numbers in launch order) before every run.
  *
- * Tiles must be numbered in the order blocks start (a counter taken with atomicAdd by the
- * block's first thread, not blockIdx), so that every tile a block waits for belongs to a
- * block that is already running: no deadlock, whatever the scheduler does. */
+ * Tiles must be numbered in the order blocks start, so that every tile a block waits for
+ * belongs to a block that is already running.  A counter taken with atomicAdd by the block's
+ * first thread guarantees it whatever the scheduler does; blockIdx.x gives it only because
+ * the GPU starts blocks in increasing index order, which CUB relies on but the programming
+ * model does not promise (chapter 07's s8 takes that trade for the round trip it saves). */
 #ifndef BLOCKS_LOOKBACK_CUH
 #define BLOCKS_LOOKBACK_CUH
 
