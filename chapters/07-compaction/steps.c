@@ -48,8 +48,8 @@ static const compact_step select_steps[] = {
 };
 
 static const compact_step partition_steps[] = {
-    {{"partition_single_pass", compact_s6_param,
-      "s6's single pass writing both ends: selected forward, rejected backward", F("partition_single_pass.cu"),
+    {{"partition_single_pass", compact_s8_param,
+      "s8's single pass writing both ends: selected forward, rejected backward", F("partition_single_pass.cu"),
       NULL, KIT_STEP_GPU, compact_partition_describe, 0, 0},
      compact_partition_single_pass_scratch, compact_partition_single_pass},
     YARDSTICK("cub_partition", cub_partition, "DevicePartition::If / Flagged",
@@ -57,7 +57,7 @@ static const compact_step partition_steps[] = {
 };
 
 static const compact_step unique_steps[] = {
-    {{"unique_single_pass", compact_s6_param, "s6's single pass with the predicate in[i] != in[i - 1]",
+    {{"unique_single_pass", compact_s8_param, "s8's single pass with the predicate in[i] != in[i - 1]",
       F("unique_single_pass.cu"), NULL, KIT_STEP_GPU, compact_unique_describe, 0, 0},
      compact_unique_single_pass_scratch, compact_unique_single_pass},
     YARDSTICK("cub_unique", cub_unique, "DeviceSelect::Unique (indices: DeviceSelect::If)",
