@@ -228,9 +228,9 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
         ok = same_index_set(go, wo, c, n, msg, len);
         if (ok >= 0) return ok;
     }
-    a = (uint32_t *)malloc(c * sizeof *a);
-    b = (uint32_t *)malloc(c * sizeof *b);
-    t = (uint32_t *)malloc(c * sizeof *t);
+    a = (uint32_t *)kit_host_alloc(c * sizeof *a); /* up to gigabytes: faulted in by several threads */
+    b = (uint32_t *)kit_host_alloc(c * sizeof *b);
+    t = (uint32_t *)kit_host_alloc(c * sizeof *t);
     ok = a && b && t;
     if (!ok) snprintf(msg, len, "out of host memory for the multiset comparison (count %zu)", c);
     if (ok) {
