@@ -134,6 +134,20 @@ static void contract_at(const kit_ladder *L, size_t i, const kit_shape *sh, cons
     cr_assert(e == cudaSuccess && ok, "%s", msg);
 }
 
+/* KIT_BIG_SHARD=k/m: step i's 2^31 + 5 run belongs to shard i mod m (unset or malformed: all) */
+static int in_big_shard(size_t i)
+{
+    const char *v = getenv("KIT_BIG_SHARD");
+    unsigned long k, m;
+    char *end;
+    if (!v || !*v) return 1;
+    k = strtoul(v, &end, 10);
+    if (*end != '/') return 1;
+    m = strtoul(end + 1, &end, 10);
+    if (*end || m == 0 || k >= m) return 1;
+    return i % m == k;
+}
+
 void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full)
 {
     /* 0, 1, small primes, around warp / block / tile sizes, a large prime, 2^20 + 7 */
@@ -162,7 +176,7 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
     }
     if (!big_only)
         cr_assert(kit_contract_refusal(L, i, &ok, msg, sizeof msg) == cudaSuccess && ok, "%s", msg);
-    if (full && main_ladder && max >= ((size_t)1 << 31) + 5) {
+    if (full && main_ladder && max >= ((size_t)1 << 31) + 5 && in_big_shard(i)) {
         const kit_shape sh = kit_shape_default(P, ((size_t)1 << 31) + 5);
         const kit_contract_opts offset = {1, 7, 0, 1};
         size_t need = 0, freeb = 0, total = 0, b;
