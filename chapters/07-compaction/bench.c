@@ -120,11 +120,11 @@ static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2
 }
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
 static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b), "p=0.50"); }
-/* s6's table, the ladder, s7's table, at the ends of the p range and its middle (nothing written,
- * everything written, half) */
+/* s6's table, the ladder, s7's table, at the ends of the p range, its middle, and p = 0.1 (nothing
+ * written, everything written, half, and the first writes, where s8 trails CUB for values) */
 static cudaError_t sp_at_max(kit_bench *b)
 {
-    static const char *const ps[] = {"p=0.00", "p=0.50", "p=1.00"};
+    static const char *const ps[] = {"p=0.00", "p=0.10", "p=0.50", "p=1.00"};
     size_t k;
     for (k = 0; k < sizeof ps / sizeof *ps; k++) {
         KIT_TRY(table_then_ladder(b, &compact_sp_ladder, b->max_log2, ps[k]));
@@ -149,7 +149,7 @@ static const kit_experiment experiments[] = {
     {"unique", "unique: elements/s vs n on runs of 1..8 equal values and on distinct ones", exp_unique},
     {"phases", "the multi-kernel steps' kernels one at a time at 2^26 and 2^28 (Fig. 13)", exp_phases},
     {"tpb", "the three-phase step over threads per block at 2^26 (Fig. 10), then the ladder", exp_tpb},
-    {"single_pass", "the single passes (s6, s7) over their knobs at 2^28 and p = 0, 0.5, 1, then the ladder, indices and values",
+    {"single_pass", "the single passes (s6, s7) over their knobs at 2^28 and p = 0, 0.1, 0.5, 1, then the ladder, indices and values",
      exp_single_pass},
 };
 
