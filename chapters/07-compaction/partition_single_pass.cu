@@ -1,19 +1,17 @@
 /* partition on the single-pass machinery (compact_single_pass.cuh): out[0..c) = the selected
  * elements in input order, out[c..n) = the rejected ones in reverse input order from out[n-1] down
  * (CUB's DevicePartition::If / Flagged layout).
- * Versus s8: the same tile, ranking and look-back of selected counts; a rejected element's place
+ * Versus s6: the same tile, ranking and look-back of selected counts; a rejected element's place
  * needs no second scan - the rejected elements before a tile are the tile's first index minus the
  * selected ones before it - so one look-back serves both ends.  The tile stages its selected
  * elements then its valid rejected ones in shared memory, and writes both runs with coalesced stores
  * (the rejected run toward lower addresses).
- * Traffic: 4n bytes read, 4n written, whatever p.  What limits it: as s8, with every element
+ * Traffic: 4n bytes read, 4n written, whatever p.  What limits it: as s6, with every element
  * written (so the output stores are the larger half of the traffic). */
 #include "compact_single_pass.cuh"
 
-/* s8's shape and tile order (256 x 24, tile from blockIdx, 6 blocks per SM) */
-#define PART_TBS 256
-#define PART_IPT 24
-#define PART_MINB 6
+#define PART_TBS 384
+#define PART_IPT 16
 
 extern "C" size_t compact_partition_single_pass_scratch(size_t n)
 {
@@ -24,10 +22,10 @@ extern "C" cudaError_t compact_partition_single_pass(const uint32_t *in, const u
                                                      uint64_t threshold, uint32_t *out, uint32_t *count,
                                                      size_t n, int mode, void *scratch, cudaStream_t s)
 {
-    return sp_run<PART_TBS, PART_IPT, SP_PARTITION, SP_BLOCK_ORDER, PART_MINB>(in, flags, threshold, out, count, n, mode, scratch, s);
+    return sp_run<PART_TBS, PART_IPT, SP_PARTITION>(in, flags, threshold, out, count, n, mode, scratch, s);
 }
 
 extern "C" cudaError_t compact_partition_describe(kit_kernel_desc *d)
 {
-    return sp_describe<PART_TBS, PART_IPT, SP_PARTITION, SP_BLOCK_ORDER, PART_MINB>(d);
+    return sp_describe<PART_TBS, PART_IPT, SP_PARTITION>(d);
 }

@@ -68,8 +68,4 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWX(512, 16, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
     S6_ROWX(384, 24, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
     S6_ROWX(256, 32, SP_BLOCK_ORDER, 4, " tile=blockIdx minblocks=4"),
-    /* around s8 (256 x 24, blockIdx, 6 blocks): smaller and larger tiles at the same warps per SM */
-    S6_ROWX(128, 24, SP_BLOCK_ORDER, 12, " tile=blockIdx minblocks=12"),
-    S6_ROWX(256, 20, SP_BLOCK_ORDER, 6, " tile=blockIdx minblocks=6"),
-    S6_ROWX(256, 28, SP_BLOCK_ORDER, 5, " tile=blockIdx minblocks=5"),
 };

@@ -1,6 +1,6 @@
 /* unique on the single-pass machinery (compact_single_pass.cuh): keep in[i] when i == 0 or
  * in[i] != in[i-1] (CUB's DeviceSelect::Unique), writing the kept values or their indices.
- * Versus s8 (whose shape and tile order it uses): the predicate looks at the predecessor.  Inside a thread's group of 4 it is a
+ * Versus s6: the predicate looks at the predecessor.  Inside a thread's group of 4 it is a
  * register; for the group's first element it is lane - 1's last element (a shuffle up), for lane 0
  * lane 31's last element of the row before (a shuffle), and for the first element of each warp the
  * element before it, loaded from global memory by lane 0 together with the tile (the previous tile
@@ -9,10 +9,8 @@
  * Traffic: 4n bytes read (+ one word per warp of 32 x items), 4 x kept written. */
 #include "compact_single_pass.cuh"
 
-/* s8's shape and tile order (256 x 24, tile from blockIdx, 6 blocks per SM) */
-#define UNIQ_TBS 256
-#define UNIQ_IPT 24
-#define UNIQ_MINB 6
+#define UNIQ_TBS 384
+#define UNIQ_IPT 16
 
 extern "C" size_t compact_unique_single_pass_scratch(size_t n) { return sp_scratch<UNIQ_TBS, UNIQ_IPT>(n); }
 
@@ -20,10 +18,10 @@ extern "C" cudaError_t compact_unique_single_pass(const uint32_t *in, const uint
                                                   uint64_t threshold, uint32_t *out, uint32_t *count,
                                                   size_t n, int mode, void *scratch, cudaStream_t s)
 {
-    return sp_run<UNIQ_TBS, UNIQ_IPT, SP_UNIQUE, SP_BLOCK_ORDER, UNIQ_MINB>(in, flags, threshold, out, count, n, mode, scratch, s);
+    return sp_run<UNIQ_TBS, UNIQ_IPT, SP_UNIQUE>(in, flags, threshold, out, count, n, mode, scratch, s);
 }
 
 extern "C" cudaError_t compact_unique_describe(kit_kernel_desc *d)
 {
-    return sp_describe<UNIQ_TBS, UNIQ_IPT, SP_UNIQUE, SP_BLOCK_ORDER, UNIQ_MINB>(d);
+    return sp_describe<UNIQ_TBS, UNIQ_IPT, SP_UNIQUE>(d);
 }
