@@ -25,21 +25,45 @@ static size_t first_bad(const unsigned char *a, size_t n)
     return n;
 }
 
-/* fetch one guarded allocation and check both of its guards */
-static cudaError_t check_guards(const cbuf *b, unsigned char *host, const char *name,
-                                cudaStream_t s, int *ok, char *msg, size_t len)
+/* fetch the two guards of one guarded allocation (not its payload) and check them */
+static cudaError_t check_guards(const cbuf *b, const char *name, cudaStream_t s, int *ok, char *msg,
+                                size_t len)
 {
+    const size_t tail = b->total - b->off - b->bytes;
+    unsigned char *g = (unsigned char *)malloc(b->off > tail ? b->off : tail);
     size_t j;
-    KIT_TRY(kit_fetch(host, b->base, b->total, s));
-    if ((j = first_bad(host, b->off)) < b->off) {
+    cudaError_t e;
+    if (!g) return cudaErrorMemoryAllocation;
+    if ((e = kit_fetch(g, b->base, b->off, s)) == cudaSuccess && (j = first_bad(g, b->off)) < b->off) {
         snprintf(msg, len, "wrote %zu bytes before %s", b->off - j, name);
         *ok = 0;
-    } else if ((j = first_bad(host + b->off + b->bytes, b->total - b->off - b->bytes)) <
-               b->total - b->off - b->bytes) {
+    } else if (e == cudaSuccess && (e = kit_fetch(g, b->base + b->off + b->bytes, tail, s)) == cudaSuccess &&
+               (j = first_bad(g, tail)) < tail) {
         snprintf(msg, len, "wrote past the end of %s (byte %zu after it)", name, j);
         *ok = 0;
     }
-    return cudaSuccess;
+    free(g);
+    return e;
+}
+
+/* compare a device payload with its host original a slice at a time (no host copy of the
+ * whole input: at 2^31 elements that is gigabytes fetched and faulted in for one memcmp) */
+#define CSLICE ((size_t)64 << 20)
+static cudaError_t same_as_host(const unsigned char *dev, const unsigned char *host, size_t bytes,
+                                cudaStream_t s, int *same)
+{
+    unsigned char *h = NULL;
+    size_t at;
+    cudaError_t e = cudaSuccess;
+    *same = 1;
+    if (!bytes) return cudaSuccess;
+    if (!(h = (unsigned char *)malloc(bytes < CSLICE ? bytes : CSLICE))) return cudaErrorMemoryAllocation;
+    for (at = 0; at < bytes && *same && e == cudaSuccess; at += CSLICE) {
+        const size_t m = bytes - at < CSLICE ? bytes - at : CSLICE;
+        if ((e = kit_fetch(h, dev + at, m, s)) == cudaSuccess) *same = memcmp(h, host + at, m) == 0;
+    }
+    free(h);
+    return e;
 }
 
 typedef struct contract {
@@ -48,10 +72,9 @@ typedef struct contract {
     size_t step;
     kit_shape sh;
     kit_host want, got;
-    unsigned char *host_raw[KIT_MAX_BUFS];
+    unsigned char *host_raw[KIT_MAX_BUFS]; /* outputs: the payload fetched from the device */
     cbuf dev[KIT_MAX_BUFS];
     cbuf scratch;
-    unsigned char *scratch_host;
 } contract;
 
 static void contract_free(contract *k)
@@ -59,11 +82,10 @@ static void contract_free(contract *k)
     size_t b;
     for (b = 0; b < KIT_MAX_BUFS; b++) {
         if (k->dev[b].base) cudaFree(k->dev[b].base);
-        free(k->want.buf[b]); /* inputs: got.buf is the same; outputs: got points into host_raw */
+        free(k->want.buf[b]); /* inputs: got.buf is the same; outputs: got.buf is host_raw */
         free(k->host_raw[b]);
     }
     if (k->scratch.base) cudaFree(k->scratch.base);
-    free(k->scratch_host);
 }
 
 static cudaError_t alloc_guarded(cbuf *b, size_t bytes, size_t off)
@@ -102,15 +124,20 @@ static cudaError_t judge(contract *k, cudaStream_t s, const char *when, int *ok,
     KIT_TRY(cudaStreamSynchronize(s));
     for (b = 0; b < k->P->nbufs && *ok; b++) {
         const kit_buffer *d = &k->P->bufs[b];
-        KIT_TRY(check_guards(&k->dev[b], k->host_raw[b], d->name, s, ok, inner, sizeof inner));
-        if (*ok && d->role == KIT_IN &&
-            memcmp(k->host_raw[b] + k->dev[b].off, k->want.buf[b], k->dev[b].bytes) != 0) {
-            snprintf(inner, sizeof inner, "changed its input %s", d->name);
-            *ok = 0;
+        const cbuf *c = &k->dev[b];
+        int same = 1;
+        KIT_TRY(check_guards(c, d->name, s, ok, inner, sizeof inner));
+        if (*ok && d->role == KIT_IN) {
+            KIT_TRY(same_as_host(c->base + c->off, (const unsigned char *)k->want.buf[b], c->bytes, s, &same));
+            if (!same) {
+                snprintf(inner, sizeof inner, "changed its input %s", d->name);
+                *ok = 0;
+            }
+        } else if (*ok) {
+            KIT_TRY(kit_fetch(k->host_raw[b], c->base + c->off, c->bytes, s));
         }
     }
-    if (*ok && k->scratch.base)
-        KIT_TRY(check_guards(&k->scratch, k->scratch_host, "the scratch", s, ok, inner, sizeof inner));
+    if (*ok && k->scratch.base) KIT_TRY(check_guards(&k->scratch, "the scratch", s, ok, inner, sizeof inner));
     if (*ok)
         *ok = kit_compare_outputs(k->P, &k->want, &k->got, &k->sh, k->L->step(k->L, k->step)->flags,
                                   inner, sizeof inner);
@@ -141,12 +168,14 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
     for (b = 0; b < P->nbufs; b++) {
         const size_t bytes = kit_buf_count(P, b, sh) * P->bufs[b].elem;
         const size_t off = o->offset_elems * P->bufs[b].elem + (P->bufs[b].elem == 1 ? o->offset_bytes : 0);
-        k.want.buf[b] = malloc(bytes ? bytes : 1);
+        k.want.buf[b] = kit_host_alloc(bytes);
         if (!k.want.buf[b]) { e = cudaErrorMemoryAllocation; goto out; }
         if ((e = alloc_guarded(&k.dev[b], bytes, off)) != cudaSuccess) goto out;
-        k.host_raw[b] = (unsigned char *)malloc(k.dev[b].total);
-        if (!k.host_raw[b]) { e = cudaErrorMemoryAllocation; goto out; }
-        k.got.buf[b] = P->bufs[b].role == KIT_IN ? k.want.buf[b] : k.host_raw[b] + k.dev[b].off;
+        if (P->bufs[b].role != KIT_IN) {
+            k.host_raw[b] = (unsigned char *)kit_host_alloc(bytes);
+            if (!k.host_raw[b]) { e = cudaErrorMemoryAllocation; goto out; }
+        }
+        k.got.buf[b] = P->bufs[b].role == KIT_IN ? k.want.buf[b] : k.host_raw[b];
     }
     P->fill(P, &k.want, sh, in ? in : &P->inputs[0], seed);
     if (L->reference) L->reference(L, i, &k.want, sh);
@@ -161,10 +190,6 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
     sb = L->scratch ? L->scratch(L, i, sh) : 0;
     if (sb) {
         if ((e = alloc_guarded(&k.scratch, sb, 0)) != cudaSuccess) goto out;
-        if (!(k.scratch_host = (unsigned char *)malloc(k.scratch.total))) {
-            e = cudaErrorMemoryAllocation;
-            goto out;
-        }
     }
     if ((e = cudaDeviceSynchronize()) != cudaSuccess) goto out;
     if (o->busy_stream) {

@@ -151,6 +151,11 @@ cudaError_t kit_dev_copies(void ***bufs, int count, const void *host, size_t byt
 void kit_dev_free_copies(void **bufs, int count);
 /* Copy device memory to the host on stream s and wait for it. */
 cudaError_t kit_fetch(void *host, const void *dev, size_t bytes, cudaStream_t s);
+/* Host memory for a buffer of tens of GB (the contract's 2^31-element runs): from 64 MiB on,
+ * aligned to 2 MiB with huge pages asked for, and zeroed by up to 16 threads at once, so that the
+ * page faults of the first touch are paid in parallel rather than by a single-threaded fill.
+ * NULL when out of memory; release with free(). */
+void *kit_host_alloc(size_t bytes);
 
 /* ---------------------------------------------------------------- inputs */
 

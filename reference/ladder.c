@@ -199,17 +199,17 @@ cudaError_t kit_ctx_new(const kit_ladder *L, const kit_shape *sh, const kit_inpu
         const size_t b = kit_buf_count(P, k, sh) * P->bufs[k].elem;
         c->bytes[k] = b;
         if (P->bufs[k].role == KIT_IN) {
-            c->want.buf[k] = c->got.buf[k] = malloc(b ? b : 1);
+            c->want.buf[k] = c->got.buf[k] = kit_host_alloc(b);
             if (!c->want.buf[k]) return cudaErrorMemoryAllocation;
         } else {
-            c->want.buf[k] = malloc(b ? b : 1);
+            c->want.buf[k] = kit_host_alloc(b);
             /* a large output of a GPU context is fetched once per step: page-locked, the copy
              * runs several times faster than from pageable memory; malloc when pinning fails */
             if (rot > 0 && b >= PIN_MIN) {
                 if (cudaMallocHost((void **)&c->raw[k], b + 2 * GUARD) == cudaSuccess) c->pinned[k] = 1;
                 else (void)cudaGetLastError();
             }
-            if (!c->pinned[k]) c->raw[k] = (unsigned char *)malloc(b + 2 * GUARD);
+            if (!c->pinned[k]) c->raw[k] = (unsigned char *)kit_host_alloc(b + 2 * GUARD);
             if (!c->want.buf[k] || !c->raw[k]) return cudaErrorMemoryAllocation;
             c->got.buf[k] = c->raw[k] + GUARD;
         }

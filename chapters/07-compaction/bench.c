@@ -132,11 +132,12 @@ static cudaError_t sp_at_max(kit_bench *b)
     }
     return cudaSuccess;
 }
-/* indices and values: value output keeps its elements in registers longer, so its best shape may differ */
+/* values and indices: value output keeps its elements in registers longer, so its best shape may
+ * differ (values first: they are where s8's margin over CUB is thinnest) */
 static cudaError_t exp_single_pass(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "output=0", sp_at_max));
-    return with_axes(b, "output=1", sp_at_max);
+    KIT_TRY(with_axes(b, "output=1", sp_at_max));
+    return with_axes(b, "output=0", sp_at_max);
 }
 
 static const kit_experiment experiments[] = {

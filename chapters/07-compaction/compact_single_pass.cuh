@@ -239,8 +239,9 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
 }
 
 /* MINB: the blocks per SM __launch_bounds__ asks for (0: none, the compiler chooses the registers;
- * an explicit 1 lets ptxas spend more: 40 instead of 32 for indices at 384 x 16) */
-template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB>
+ * an explicit 1 lets ptxas spend more: 40 instead of 32 for indices at 384 x 16).  LBK: descriptors
+ * per lane of the look-back window (lookback_warp_u32<LBK>: 32 x LBK tiles per round trip). */
+template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK>
 static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
@@ -303,7 +304,7 @@ static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
     const unsigned wbase = warp_reduce_redux(lane < warp ? t : 0u);
     const unsigned agg = warp_reduce_redux(t);
     if (warp == 0) {
-        const unsigned ex = lookback_warp_u32(a.desc, tile, agg);
+        const unsigned ex = lookback_warp_u32<LBK>(a.desc, tile, agg);
         if (lane == 0) s_excl = ex;
     }
 
@@ -329,6 +330,11 @@ static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
 }
 
 /* ------------------------------------------------------------------ host */
+
+/* s8's configuration (256 threads x 24 items, tile from blockIdx, 6 blocks per SM), the one place it
+ * is written: s8, partition and unique instantiate it */
+#define SP_S8 256, 24
+#define SP_S8_RUN(OP) SP_S8, OP, SP_BLOCK_ORDER, 6, 1
 
 /* the tile counter and one descriptor per tile, for the worst head (3) */
 template <int TBS, int IPT>
@@ -376,7 +382,7 @@ static void sp_on_fv(bool fv, F f)
     }
 }
 
-template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB>
+template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK>
 static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
@@ -384,14 +390,14 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     bool fv;
     KIT_TRY((sp_prepare<TBS, IPT, MODE, OP>(in, flags, threshold, out, count, n, scratch, s, a, fv)));
     sp_on_fv<MODE, OP>(fv, [&](auto c) {
-        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB><<<a.tiles, TBS, 0, s>>>(a);
+        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK><<<a.tiles, TBS, 0, s>>>(a);
     });
     return cudaGetLastError();
 }
 
 /* a run of operation OP: the preamble, then the mode's instantiation (unique: the output
  * bit only; its threshold and flags are ignored, so the checks see no predicate bit) */
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1>
 static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
@@ -403,14 +409,14 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
     KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
     return compact_dispatch(mode, [&](auto m) {
-        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB>(in, flags, threshold, out, count, n, scratch, s);
+        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK>(in, flags, threshold, out, count, n, scratch, s);
     });
 }
 
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1>
 static cudaError_t sp_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB>;
+    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB, LBK>;
     d->block_threads = TBS;
     d->dyn_smem = 0;
     return cudaSuccess;

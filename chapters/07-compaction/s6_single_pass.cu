@@ -44,11 +44,12 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
  * from blockIdx.x instead of the ticket (as CUB does: no atomic round trip and no barrier before
  * the loads, but it relies on blocks starting in index order).  The first row is the ladder step. */
 #define S6_FILE "chapters/07-compaction/s6_single_pass.cu"
-#define S6_ROWX(T, I, ORD, MINB, NOTE)                                                                      \
+#define S6_ROWK(T, I, ORD, MINB, K, NOTE)                                                                   \
     {{"s6_single_pass", "tbs=" #T " items=" #I " (" #I "/4 x 16-byte loads) lookback=warp stage=smem" NOTE, \
       "one kernel, decoupled look-back of tile counts", S6_FILE, NULL, KIT_STEP_GPU,                       \
-      sp_describe<T, I, SP_SELECT, ORD, MINB>, 0, COMPACT_MAX_N},                                          \
-     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB>}
+      sp_describe<T, I, SP_SELECT, ORD, MINB, K>, 0, COMPACT_MAX_N},                                       \
+     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB, K>}
+#define S6_ROWX(T, I, ORD, MINB, NOTE) S6_ROWK(T, I, ORD, MINB, 1, NOTE)
 #define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 0, "")
 
 extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
@@ -68,4 +69,14 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWX(512, 16, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
     S6_ROWX(384, 24, SP_BLOCK_ORDER, 3, " tile=blockIdx minblocks=3"),
     S6_ROWX(256, 32, SP_BLOCK_ORDER, 4, " tile=blockIdx minblocks=4"),
+    /* around s8 (256 x 24, blockIdx, 6 blocks): smaller and larger tiles at the same warps per SM */
+    S6_ROWX(128, 24, SP_BLOCK_ORDER, 12, " tile=blockIdx minblocks=12"),
+    S6_ROWX(256, 20, SP_BLOCK_ORDER, 6, " tile=blockIdx minblocks=6"),
+    S6_ROWX(256, 28, SP_BLOCK_ORDER, 5, " tile=blockIdx minblocks=5"),
+    /* a wider look-back window (lookback_warp_u32<K>: 32 x K tiles per round trip instead of 32), at
+     * s8's shape and at a smaller and a larger tile */
+    S6_ROWK(256, 24, SP_BLOCK_ORDER, 6, 2, " tile=blockIdx minblocks=6 window=64"),
+    S6_ROWK(256, 24, SP_BLOCK_ORDER, 6, 4, " tile=blockIdx minblocks=6 window=128"),
+    S6_ROWK(256, 16, SP_BLOCK_ORDER, 8, 4, " tile=blockIdx minblocks=8 window=128"),
+    S6_ROWK(256, 32, SP_BLOCK_ORDER, 4, 4, " tile=blockIdx minblocks=4 window=128"),
 };

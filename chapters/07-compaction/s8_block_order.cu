@@ -18,22 +18,19 @@
  * write, it reads at about 2.2 TB/s where s1, which never waits, reads at 3.2. */
 #include "compact_single_pass.cuh"
 
-#define S8_TBS 256
-#define S8_IPT 24
-#define S8_MINB 6
 extern "C" const char compact_s8_param[] = "tbs=256 items=24 (6 x 16-byte loads) tile=blockIdx blocks/SM=6 (launch bounds)";
 
-extern "C" size_t compact_s8_block_order_scratch(size_t n) { return sp_scratch<S8_TBS, S8_IPT>(n); }
+extern "C" size_t compact_s8_block_order_scratch(size_t n) { return sp_scratch<SP_S8>(n); }
 
 extern "C" cudaError_t compact_s8_block_order(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
                                               uint32_t *out, uint32_t *count, size_t n, int mode,
                                               void *scratch, cudaStream_t s)
 {
-    return sp_run<S8_TBS, S8_IPT, SP_SELECT, SP_BLOCK_ORDER, S8_MINB>(in, flags, threshold, out, count, n, mode,
+    return sp_run<SP_S8_RUN(SP_SELECT)>(in, flags, threshold, out, count, n, mode,
                                                                       scratch, s);
 }
 
 extern "C" cudaError_t compact_s8_describe(kit_kernel_desc *d)
 {
-    return sp_describe<S8_TBS, S8_IPT, SP_SELECT, SP_BLOCK_ORDER, S8_MINB>(d);
+    return sp_describe<SP_S8_RUN(SP_SELECT)>(d);
 }

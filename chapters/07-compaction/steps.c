@@ -48,8 +48,8 @@ static const compact_step select_steps[] = {
 };
 
 static const compact_step partition_steps[] = {
-    {{"partition_single_pass", compact_s6_param,
-      "s6's single pass writing both ends: selected forward, rejected backward", F("partition_single_pass.cu"),
+    {{"partition_single_pass", compact_s8_param,
+      "s8's single pass writing both ends: selected forward, rejected backward", F("partition_single_pass.cu"),
       NULL, KIT_STEP_GPU, compact_partition_describe, 0, 0},
      compact_partition_single_pass_scratch, compact_partition_single_pass},
     YARDSTICK("cub_partition", cub_partition, "DevicePartition::If / Flagged",
@@ -57,7 +57,7 @@ static const compact_step partition_steps[] = {
 };
 
 static const compact_step unique_steps[] = {
-    {{"unique_single_pass", compact_s6_param, "s6's single pass with the predicate in[i] != in[i - 1]",
+    {{"unique_single_pass", compact_s8_param, "s8's single pass with the predicate in[i] != in[i - 1]",
       F("unique_single_pass.cu"), NULL, KIT_STEP_GPU, compact_unique_describe, 0, 0},
      compact_unique_single_pass_scratch, compact_unique_single_pass},
     YARDSTICK("cub_unique", cub_unique, "DeviceSelect::Unique (indices: DeviceSelect::If)",
@@ -228,9 +228,9 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
         ok = same_index_set(go, wo, c, n, msg, len);
         if (ok >= 0) return ok;
     }
-    a = (uint32_t *)malloc(c * sizeof *a);
-    b = (uint32_t *)malloc(c * sizeof *b);
-    t = (uint32_t *)malloc(c * sizeof *t);
+    a = (uint32_t *)kit_host_alloc(c * sizeof *a); /* up to gigabytes: faulted in by several threads */
+    b = (uint32_t *)kit_host_alloc(c * sizeof *b);
+    t = (uint32_t *)kit_host_alloc(c * sizeof *t);
     ok = a && b && t;
     if (!ok) snprintf(msg, len, "out of host memory for the multiset comparison (count %zu)", c);
     if (ok) {

@@ -59,37 +59,54 @@ static __device__ __forceinline__ unsigned lb_status(unsigned long long d) { ret
 static __device__ __forceinline__ unsigned lb_value(unsigned long long d) { return (unsigned)d; }
 
 /* Called by warp 0 of the block that owns `tile`, whose sum is agg: publishes the
- * aggregate, walks back over the descriptors 32 at a time (a ballot finds the nearest
+ * aggregate, walks back over the descriptors 32 x K at a time (a ballot finds the nearest
  * tile that knows its inclusive prefix, a warp reduction adds the values from there on),
  * then publishes the tile's inclusive prefix.  Returns the tile's exclusive prefix (sums
- * wrap modulo 2^32) to every lane. */
-static __device__ __forceinline__ unsigned lookback_warp_u32(unsigned long long *desc,
-                                                             unsigned tile, unsigned agg)
+ * wrap modulo 2^32) to every lane.
+ * K: descriptors per lane and window (lane l reads the K consecutive tiles from l x K of the
+ * window, lane 31 ends on tile - 1).  Each window costs one L2 round trip whatever K is, and
+ * a tile publishes its prefix only after walking back to the nearest published prefix, so
+ * the prefixes can advance at most 32 x K tiles per round trip: K > 1 (chapter 07's select
+ * table rows) widens that limit for small tiles and fast inputs. */
+template <int K = 1>
+static __device__ __forceinline__ unsigned lookback_warp_u32(unsigned long long *desc, unsigned tile,
+                                                             unsigned agg)
 {
+    static_assert(K >= 1 && K <= 8, "descriptors per lane");
     const unsigned lane = threadIdx.x & 31u;
     unsigned excl = 0;
-    long long end = (long long)tile - 1; /* the window is end-31 .. end, lane 31 on end */
+    long long end = (long long)tile - 1; /* the window is end - 32K + 1 .. end */
     if (tile == 0) {
         if (lane == 0) lb_store(desc, lb_pack(LB_PREFIX, agg));
         return 0;
     }
     if (lane == 0) lb_store(desc + tile, lb_pack(LB_AGGREGATE, agg));
     for (;;) {
-        const long long idx = end - 31 + (long long)lane;
-        unsigned long long d;
+        const long long first_idx = end - 32 * K + 1 + (long long)lane * K; /* this lane's K tiles */
+        unsigned long long d[K];
         for (;;) { /* wait until every tile of the window has published something */
-            d = idx >= 0 ? lb_load(desc + idx) : lb_pack(LB_PREFIX, 0u);
-            if (!__any_sync(BALLOT_FULL, lb_status(d) == LB_INVALID)) break;
+            bool invalid = false;
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                d[j] = first_idx + j >= 0 ? lb_load(desc + first_idx + j) : lb_pack(LB_PREFIX, 0u);
+                invalid |= lb_status(d[j]) == LB_INVALID;
+            }
+            if (!__any_sync(BALLOT_FULL, invalid)) break;
             __nanosleep(64);
         }
-        const unsigned prefixes = __ballot_sync(BALLOT_FULL, lb_status(d) == LB_PREFIX);
-        if (prefixes) { /* the highest such lane closes the sum */
-            const unsigned first = 31u - __clz(prefixes);
-            excl += warp_reduce_redux(lane >= first ? lb_value(d) : 0u);
-            break;
-        }
-        excl += warp_reduce_redux(lb_value(d));
-        end -= 32;
+        int jp = -1; /* this lane's highest tile that knows its prefix */
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (lb_status(d[j]) == LB_PREFIX) jp = j;
+        const unsigned prefixes = __ballot_sync(BALLOT_FULL, jp >= 0);
+        const unsigned first = prefixes ? 31u - __clz(prefixes) : 0u; /* the highest such lane closes the sum */
+        unsigned part = 0;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (!prefixes || lane > first || (lane == first && j >= jp)) part += lb_value(d[j]);
+        excl += warp_reduce_redux(part);
+        if (prefixes) break;
+        end -= 32 * K;
     }
     if (lane == 0) lb_store(desc + tile, lb_pack(LB_PREFIX, excl + agg));
     return excl;
