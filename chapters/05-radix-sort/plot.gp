@@ -63,3 +63,21 @@ if (have('types')) {
         set xtics norotate autofreq font ''; set bmargin; set key inside right bottom
     }
 }
+
+# DRAM bytes per key and pass, measured by Nsight Compute (traffic.csv, from `make profile CH=05
+# N=2^26`), against the model of each design: 3n per pass for count + scatter, 2n for Onesweep
+if (have('traffic')) {
+    f = csv('traffic'); FIG = 'traffic'
+    tq = sprintf("< tools/csvq %s -- measured_per_pass model_per_pass step type pct_copy", f)
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set title sprintf('Chapter 05, DRAM traffic per pass in key sizes (n = %s, Nsight Compute) on %s', val(f, 'step!=', 'n'), val(f, 'step!=', 'gpu'))
+        set xlabel ''; set ylabel 'bytes moved per pass / (n x key bytes)'; set yrange [0:4.5]
+        set style fill solid 0.5; set boxwidth 0.6
+        set xtics rotate by 30 right font ',10'; set bmargin 7; set key inside right top
+        plot tq using 0:1:xtic(strcol(3).' '.strcol(4)) with boxes title 'measured (histogram pass shared out)', \
+             '' using 0:2 with points pt 7 ps 1.5 lc rgb 'red' title 'model: 3n count+scatter, 2n one sweep', \
+             '' using 0:1:(sprintf('%.0f%% of copy', column(5))) with labels offset 0,1 font ',9' notitle
+        set xtics norotate autofreq font ''; set bmargin; set style fill empty; set yrange [*:*]; set key inside right bottom
+    }
+}
