@@ -8,55 +8,81 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* ---- host work in parallel */
+
+#define HOST_MAX_THREADS 16
+
+int kit_host_threads(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > HOST_MAX_THREADS ? HOST_MAX_THREADS : (int)cpus;
+}
+
+typedef struct par_part {
+    void (*fn)(void *, int, int);
+    void *arg;
+    int k, parts;
+} par_part;
+
+static void *par_run(void *a)
+{
+    const par_part *p = (const par_part *)a;
+    p->fn(p->arg, p->k, p->parts);
+    return NULL;
+}
+
+void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts)
+{
+    par_part part[HOST_MAX_THREADS];
+    pthread_t th[HOST_MAX_THREADS];
+    int started[HOST_MAX_THREADS] = {0}, k;
+    if (parts < 1) return;
+    if (parts > HOST_MAX_THREADS) parts = HOST_MAX_THREADS;
+    for (k = 0; k < parts; k++) {
+        part[k].fn = fn;
+        part[k].arg = arg;
+        part[k].k = k;
+        part[k].parts = parts;
+        if (k > 0) started[k] = pthread_create(&th[k], NULL, par_run, &part[k]) == 0;
+    }
+    for (k = 1; k < parts; k++)
+        if (!started[k]) par_run(&part[k]); /* no thread: the caller does that part */
+    par_run(&part[0]);
+    for (k = 1; k < parts; k++)
+        if (started[k]) pthread_join(th[k], NULL);
+}
+
 /* ---- large host buffers: first touch in parallel */
 
 #define HOST_BIG ((size_t)64 << 20) /* below this, plain malloc */
 #define HOST_ALIGN ((size_t)2 << 20) /* a huge page */
-#define HOST_MAX_THREADS 16
 
-typedef struct touch_part {
+typedef struct touch_arg {
     unsigned char *p;
-    size_t bytes;
-} touch_part;
+    size_t total;
+} touch_arg;
 
-static void *touch(void *arg)
+/* zero part k of parts, in whole huge pages */
+static void touch(void *arg, int k, int parts)
 {
-    const touch_part *t = (const touch_part *)arg;
-    memset(t->p, 0, t->bytes);
-    return NULL;
+    const touch_arg *t = (const touch_arg *)arg;
+    const size_t slice = (t->total / HOST_ALIGN + (size_t)parts - 1) / (size_t)parts * HOST_ALIGN;
+    const size_t lo = (size_t)k * slice;
+    if (lo < t->total) memset(t->p + lo, 0, t->total - lo < slice ? t->total - lo : slice);
 }
 
 void *kit_host_alloc(size_t bytes)
 {
-    touch_part part[HOST_MAX_THREADS];
-    pthread_t th[HOST_MAX_THREADS];
-    int started[HOST_MAX_THREADS] = {0};
-    size_t total, slice;
-    long cpus;
-    int k, nt;
-    unsigned char *p;
+    touch_arg t;
     if (bytes < HOST_BIG) return malloc(bytes ? bytes : 1);
-    total = (bytes + HOST_ALIGN - 1) / HOST_ALIGN * HOST_ALIGN;
-    p = (unsigned char *)aligned_alloc(HOST_ALIGN, total);
-    if (!p) return NULL;
+    t.total = (bytes + HOST_ALIGN - 1) / HOST_ALIGN * HOST_ALIGN;
+    t.p = (unsigned char *)aligned_alloc(HOST_ALIGN, t.total);
+    if (!t.p) return NULL;
 #ifdef MADV_HUGEPAGE
-    (void)madvise(p, total, MADV_HUGEPAGE); /* advice: fewer page faults where the kernel agrees */
+    (void)madvise(t.p, t.total, MADV_HUGEPAGE); /* advice: fewer page faults where the kernel agrees */
 #endif
-    cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    nt = cpus < 1 ? 1 : cpus > HOST_MAX_THREADS ? HOST_MAX_THREADS : (int)cpus;
-    slice = (total / HOST_ALIGN + (size_t)nt - 1) / (size_t)nt * HOST_ALIGN;
-    for (k = 0; k < nt; k++) {
-        const size_t lo = (size_t)k * slice;
-        part[k].p = p + lo;
-        part[k].bytes = lo >= total ? 0 : total - lo < slice ? total - lo : slice;
-        if (k > 0 && part[k].bytes) started[k] = pthread_create(&th[k], NULL, touch, &part[k]) == 0;
-    }
-    for (k = 1; k < nt; k++)
-        if (part[k].bytes && !started[k]) touch(&part[k]); /* no thread: this one does it */
-    touch(&part[0]);
-    for (k = 1; k < nt; k++)
-        if (started[k]) pthread_join(th[k], NULL);
-    return p;
+    kit_host_parallel(touch, &t, kit_host_threads());
+    return t.p;
 }
 
 cudaError_t kit_dev_copies(void ***bufs, int count, const void *host, size_t bytes,

@@ -156,6 +156,12 @@ cudaError_t kit_fetch(void *host, const void *dev, size_t bytes, cudaStream_t s)
  * page faults of the first touch are paid in parallel rather than by a single-threaded fill.
  * NULL when out of memory; release with free(). */
 void *kit_host_alloc(size_t bytes);
+/* Host work split over threads: fn(arg, k, parts) for k = 0 .. parts - 1, part 0 on the calling
+ * thread, the others on their own threads (at most 16 parts; a thread that cannot be started has
+ * its part run by the caller), all finished on return.  kit_host_threads(): the online processors,
+ * 1 to 16 (the reference answers of the 2^31-element contract runs use it; CPU baselines do not). */
+int kit_host_threads(void);
+void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts);
 
 /* ---------------------------------------------------------------- inputs */
 

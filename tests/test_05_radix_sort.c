@@ -124,6 +124,50 @@ Test(ch05_cpu, baselines_agree_on_bit_ranges)
         cpu_agree(&radix_problem64, RADIX_U64, 4099, r64[j][0], r64[j][1], "uniform");
 }
 
+/* the reference's threaded LSD equals the serial one, keys and values, for every part count: the
+ * chunks' counts scanned in (digit, chunk) order keep it stable */
+static void mt_agrees(const kit_problem *P, int type, size_t n, int b, int e, int digit, int threads)
+{
+    kit_shape sh = kit_shape_default(P, n);
+    const radix_problem_arg *a = (const radix_problem_arg *)P->arg;
+    const size_t kb = (size_t)radix_key_bytes(type);
+    void *k1 = malloc(n * kb + 8), *km = malloc(n * kb + 8), *tk = malloc(n * kb + 8);
+    uint32_t *v1 = malloc(n * 4 + 4), *vm = malloc(n * 4 + 4), *tv = malloc(n * 4 + 4);
+    kit_host h;
+    cr_assert(k1 && km && tk && v1 && vm && tv);
+    if (a->type_axis >= 0) sh.v[a->type_axis] = type;
+    sh.v[a->pairs_axis] = 1;
+    memset(&h, 0, sizeof h);
+    h.buf[RADIX_BUF_KEYS] = malloc(n * kb + 8);
+    h.buf[RADIX_BUF_VALS] = malloc(n * 4 + 4);
+    cr_assert(h.buf[RADIX_BUF_KEYS] && h.buf[RADIX_BUF_VALS]);
+    radix_fill(P, &h, &sh, kit_input_find(P, "low-entropy"), 11 + n);
+    radix_cpu_lsd(h.buf[RADIX_BUF_KEYS], k1, h.buf[RADIX_BUF_VALS], v1, n, type, b, e, digit, tk, tv);
+    radix_cpu_lsd_mt(h.buf[RADIX_BUF_KEYS], km, h.buf[RADIX_BUF_VALS], vm, n, type, b, e, digit, tk, tv, threads);
+    cr_assert(n == 0 || memcmp(k1, km, n * kb) == 0, "keys differ: type %d n=%zu bits %d..%d, %d threads", type,
+              n, b, e, threads);
+    cr_assert(n == 0 || memcmp(v1, vm, n * 4) == 0, "values differ: type %d n=%zu bits %d..%d, %d threads", type,
+              n, b, e, threads);
+    radix_cpu_lsd_mt(h.buf[RADIX_BUF_KEYS], km, NULL, NULL, n, type, b, e, digit, tk, NULL, threads);
+    cr_assert(n == 0 || memcmp(k1, km, n * kb) == 0, "keys only differ: type %d n=%zu, %d threads", type, n, threads);
+    free(k1), free(km), free(tk), free(v1), free(vm), free(tv);
+    free(h.buf[RADIX_BUF_KEYS]), free(h.buf[RADIX_BUF_VALS]);
+}
+
+Test(ch05_cpu, threaded_reference_equals_the_serial_sort)
+{
+    static const size_t sizes[] = {0, 1, 2, 15, 31, 33, 1023, 65537, (1u << 20) + 7};
+    static const int threads[] = {2, 3, 16};
+    size_t s, t;
+    int type;
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (t = 0; t < sizeof threads / sizeof *threads; t++) {
+            for (type = 0; type < 3; type++) mt_agrees(&radix_problem32, type, sizes[s], 0, 32, 8, threads[t]);
+            mt_agrees(&radix_problem32, RADIX_U32, sizes[s], 3, 21, 4, threads[t]);
+            mt_agrees(&radix_problem64, RADIX_U64, sizes[s], 0, 64, 8, threads[t]);
+        }
+}
+
 Test(ch05_cpu, inputs_are_what_they_say)
 {
     enum { N = 10001 };

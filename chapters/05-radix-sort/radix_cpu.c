@@ -23,33 +23,81 @@ static void put_key(void *dst, size_t j, const void *src, size_t i, int type)
     else ((uint32_t *)dst)[j] = ((const uint32_t *)src)[i];
 }
 
-/* One stable counting-sort pass on bits [shift, shift + bits): count, scan, distribute. */
-static void lsd_pass(const void *src_k, void *dst_k, const uint32_t *src_v, uint32_t *dst_v, size_t n,
-                     int type, int shift, int bits)
+/* One stable counting-sort pass on bits [shift, shift + bits), the keys cut into `parts`
+ * consecutive chunks: each chunk counts its digits; one exclusive scan in (digit, chunk) order
+ * turns the counts into starting offsets; each chunk distributes its keys from its offsets.  A
+ * chunk's keys of one digit land after those of the earlier chunks, in input order: stable for
+ * any number of parts.  One part is the document's serial pass. */
+typedef struct lsd_pass_arg {
+    const void *src_k;
+    void *dst_k;
+    const uint32_t *src_v;
+    uint32_t *dst_v;
+    size_t n;
+    int type, shift;
+    uint64_t mask;
+    size_t (*count)[256]; /* per part: the digit counts, then the digits' next free slots */
+} lsd_pass_arg;
+
+static size_t chunk_start(size_t n, int k, int parts) { return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts; }
+
+static void lsd_count(void *arg, int k, int parts)
 {
-    size_t count[256] = {0}, start[256], i, sum = 0;
-    const uint64_t mask = ((uint64_t)1 << bits) - 1;
-    const size_t radix = (size_t)1 << bits;
-    unsigned d;
-    for (i = 0; i < n; i++) count[(image_at(src_k, i, type) >> shift) & mask]++;
-    for (d = 0; d < radix; d++) { /* exclusive scan: where each digit's keys begin */
-        start[d] = sum;
-        sum += count[d];
-    }
-    for (i = 0; i < n; i++) {
-        const size_t j = start[(image_at(src_k, i, type) >> shift) & mask]++;
-        put_key(dst_k, j, src_k, i, type);
-        if (src_v) dst_v[j] = src_v[i];
+    const lsd_pass_arg *a = (const lsd_pass_arg *)arg;
+    size_t *count = a->count[k], i;
+    const size_t hi = chunk_start(a->n, k + 1, parts);
+    for (i = chunk_start(a->n, k, parts); i < hi; i++) count[(image_at(a->src_k, i, a->type) >> a->shift) & a->mask]++;
+}
+
+static void lsd_distribute(void *arg, int k, int parts)
+{
+    const lsd_pass_arg *a = (const lsd_pass_arg *)arg;
+    size_t *start = a->count[k], i;
+    const size_t hi = chunk_start(a->n, k + 1, parts);
+    for (i = chunk_start(a->n, k, parts); i < hi; i++) {
+        const size_t j = start[(image_at(a->src_k, i, a->type) >> a->shift) & a->mask]++;
+        put_key(a->dst_k, j, a->src_k, i, a->type);
+        if (a->src_v) a->dst_v[j] = a->src_v[i];
     }
 }
 
-void radix_cpu_lsd(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                   size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
-                   uint32_t *tmp_vals)
+static void lsd_pass(const void *src_k, void *dst_k, const uint32_t *src_v, uint32_t *dst_v, size_t n,
+                     int type, int shift, int bits, size_t (*count)[256], int parts)
+{
+    lsd_pass_arg a;
+    size_t sum = 0;
+    unsigned d;
+    int k;
+    a.src_k = src_k;
+    a.dst_k = dst_k;
+    a.src_v = src_v;
+    a.dst_v = dst_v;
+    a.n = n;
+    a.type = type;
+    a.shift = shift;
+    a.mask = ((uint64_t)1 << bits) - 1;
+    a.count = count;
+    memset(count, 0, (size_t)parts * sizeof *count);
+    kit_host_parallel(lsd_count, &a, parts);
+    for (d = 0; d < (1u << bits); d++) /* exclusive scan: where each digit's keys of each part begin */
+        for (k = 0; k < parts; k++) {
+            const size_t c = count[k][d];
+            count[k][d] = sum;
+            sum += c;
+        }
+    kit_host_parallel(lsd_distribute, &a, parts);
+}
+
+void radix_cpu_lsd_mt(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                      size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
+                      uint32_t *tmp_vals, int threads)
 {
     const int passes = end_bit > begin_bit ? (end_bit - begin_bit + digit_bits - 1) / digit_bits : 0;
     const size_t kb = (size_t)radix_key_bytes(type);
+    size_t count[16][256];
     int p;
+    if (threads < 1) threads = 1;
+    if (threads > 16) threads = 16;
     if (passes == 0) {
         if (n) memcpy(keys_out, keys_in, n * kb);
         if (vals_in && n) memcpy(vals_out, vals_in, n * 4);
@@ -64,8 +112,16 @@ void radix_cpu_lsd(const void *keys_in, void *keys_out, const uint32_t *vals_in,
         uint32_t *dv = !vals_in ? NULL : to_out ? vals_out : tmp_vals;
         const int shift = begin_bit + p * digit_bits;
         const int bits = end_bit - shift < digit_bits ? end_bit - shift : digit_bits;
-        lsd_pass(sk, dk, sv, dv, n, type, shift, bits);
+        lsd_pass(sk, dk, sv, dv, n, type, shift, bits, count, threads);
     }
+}
+
+void radix_cpu_lsd(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                   size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
+                   uint32_t *tmp_vals)
+{
+    radix_cpu_lsd_mt(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, digit_bits, tmp_keys,
+                     tmp_vals, 1);
 }
 
 /* ------------------------------------------------------------------ qsort */

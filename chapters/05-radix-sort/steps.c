@@ -92,8 +92,10 @@ static void sort_ref(const kit_problem *P, kit_host *h, const kit_shape *sh, int
 {
     const int type = radix_shape_type(P, sh), pairs = radix_shape_pairs(P, sh);
     const size_t n = sh->n, kb = (size_t)radix_key_bytes(type);
-    void *tk = n ? malloc(n * kb) : NULL;
-    uint32_t *tv = pairs && n ? (uint32_t *)malloc(n * 4) : NULL;
+    /* the serial sort up to 2^22 keys; past that every processor (2^31 keys: a minute on one) */
+    const int threads = n >= ((size_t)1 << 22) ? kit_host_threads() : 1;
+    void *tk = n ? kit_host_alloc(n * kb) : NULL;
+    uint32_t *tv = pairs && n ? (uint32_t *)kit_host_alloc(n * 4) : NULL;
     void *keys = h->buf[RADIX_BUF_KEYS];
     void *canon = NULL;
     if (n && (!tk || (pairs && !tv))) { /* no memory: an output no step can match */
@@ -118,8 +120,8 @@ static void sort_ref(const kit_problem *P, kit_host *h, const kit_shape *sh, int
         size_t i;
         if (idx && perm && tmpi && sorted) {
             for (i = 0; i < n; i++) idx[i] = (uint32_t)i;
-            radix_cpu_lsd(canon, sorted, idx, perm, n, type, radix_shape_begin(P, sh), radix_shape_end(P, sh),
-                          8, tk, tmpi);
+            radix_cpu_lsd_mt(canon, sorted, idx, perm, n, type, radix_shape_begin(P, sh), radix_shape_end(P, sh),
+                             8, tk, tmpi, threads);
             for (i = 0; i < n; i++) {
                 ((uint32_t *)h->buf[RADIX_BUF_KEYS_OUT])[i] = ((const uint32_t *)keys)[perm[i]];
                 if (pairs)
@@ -135,9 +137,9 @@ static void sort_ref(const kit_problem *P, kit_host *h, const kit_shape *sh, int
         free(sorted);
         free(canon);
     } else {
-        radix_cpu_lsd(keys, h->buf[RADIX_BUF_KEYS_OUT], pairs ? (const uint32_t *)h->buf[RADIX_BUF_VALS] : NULL,
-                      pairs ? (uint32_t *)h->buf[RADIX_BUF_VALS_OUT] : NULL, n, type,
-                      radix_shape_begin(P, sh), radix_shape_end(P, sh), 8, tk, tv);
+        radix_cpu_lsd_mt(keys, h->buf[RADIX_BUF_KEYS_OUT], pairs ? (const uint32_t *)h->buf[RADIX_BUF_VALS] : NULL,
+                         pairs ? (uint32_t *)h->buf[RADIX_BUF_VALS_OUT] : NULL, n, type,
+                         radix_shape_begin(P, sh), radix_shape_end(P, sh), 8, tk, tv, threads);
     }
     free(tk);
     free(tv);
