@@ -142,6 +142,9 @@ int kit_cmp_f32(const float *got, const float *want, size_t n, double tol, char 
                 size_t len);
 /* Every word of a[0..n) equals the poison word (used to check guard zones). */
 int kit_all_poison_u32(const uint32_t *a, size_t n, char *msg, size_t len);
+/* a[0..n) in ascending order (tmp: n words of scratch): a stable LSD sort, threaded from 2^22
+ * words on, for comparing outputs as multisets.  0, or -1 when out of memory. */
+int kit_sort_u32(uint32_t *a, uint32_t *tmp, size_t n);
 
 /* count device buffers of alloc_bytes each (>= bytes), the first bytes of
  * each a copy of host (when host is not NULL).  On failure the buffers made so

@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 cudaError_t kit_poison(void *dev, size_t bytes, cudaStream_t s)
 {
@@ -59,4 +61,68 @@ int kit_all_poison_u32(const uint32_t *a, size_t n, char *msg, size_t len)
             return 0;
         }
     return 1;
+}
+
+/* ---- ascending sort of words, for multiset comparisons of outputs whose order is free:
+ * LSD radix with three 11-bit digits; each pass cut into up to 16 chunks that count their
+ * digits and then distribute them in parallel (kit_host_parallel), the chunks' counts
+ * scanned in (digit, chunk) order, so a chunk's keys of one digit follow the earlier chunks'. */
+
+typedef struct sort_pass {
+    const uint32_t *src;
+    uint32_t *dst;
+    size_t n;
+    int shift;
+    size_t (*cnt)[2048]; /* per chunk: digit counts, then the digits' next free slots */
+} sort_pass;
+
+static size_t chunk_at(size_t n, int k, int parts)
+{
+    return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts;
+}
+
+static void sort_count(void *arg, int k, int parts)
+{
+    const sort_pass *p = (const sort_pass *)arg;
+    size_t i, *cnt = p->cnt[k];
+    const size_t hi = chunk_at(p->n, k + 1, parts);
+    for (i = chunk_at(p->n, k, parts); i < hi; i++) cnt[(p->src[i] >> p->shift) & 0x7FFu]++;
+}
+
+static void sort_move(void *arg, int k, int parts)
+{
+    const sort_pass *p = (const sort_pass *)arg;
+    size_t i, *next = p->cnt[k];
+    const size_t hi = chunk_at(p->n, k + 1, parts);
+    for (i = chunk_at(p->n, k, parts); i < hi; i++) p->dst[next[(p->src[i] >> p->shift) & 0x7FFu]++] = p->src[i];
+}
+
+int kit_sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    /* one chunk below 2^22 words (thread start-up would cost more than it saves) */
+    const int parts = n >= ((size_t)1 << 22) ? kit_host_threads() : 1;
+    size_t (*cnt)[2048] = (size_t(*)[2048])malloc((size_t)parts * sizeof *cnt);
+    sort_pass p;
+    int pass, k;
+    if (!cnt) return -1;
+    p.n = n;
+    p.cnt = cnt;
+    for (pass = 0; pass < 3; pass++) {
+        size_t sum = 0, d;
+        p.shift = 11 * pass;
+        p.src = (pass & 1) ? tmp : a;
+        p.dst = (pass & 1) ? a : tmp;
+        memset(cnt, 0, (size_t)parts * sizeof *cnt);
+        kit_host_parallel(sort_count, &p, parts);
+        for (d = 0; d < 2048; d++)
+            for (k = 0; k < parts; k++) {
+                const size_t c = cnt[k][d];
+                cnt[k][d] = sum;
+                sum += c;
+            }
+        kit_host_parallel(sort_move, &p, parts);
+    }
+    free(cnt);
+    if (n) memcpy(a, tmp, n * sizeof *a); /* three passes: the result is in tmp */
+    return 0;
 }

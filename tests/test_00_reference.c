@@ -143,6 +143,34 @@ Test(ch00_reference, poison_guard)
     cr_assert(strstr(msg, "word 3") != NULL, "%s", msg);
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* the multiset sort equals qsort, one chunk and threaded (past 2^22 words), with many repeats */
+Test(ch00_reference, sort_u32_equals_qsort)
+{
+    static const size_t sizes[] = {0, 1, 2, 2047, 2049, 100003, ((size_t)1 << 22) + 3};
+    size_t s, i;
+    for (s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        const size_t n = sizes[s];
+        uint32_t *a = malloc(n * 4 + 4), *t = malloc(n * 4 + 4), *q = malloc(n * 4 + 4);
+        uint64_t st = 12345 + n;
+        cr_assert(a && t && q);
+        for (i = 0; i < n; i++) { /* every fourth value from a small range: many repeats */
+            const uint64_t r = kit_rand64(&st);
+            a[i] = (i & 3) ? (uint32_t)r : (uint32_t)(r % 97) << 20;
+        }
+        memcpy(q, a, n * 4);
+        qsort(q, n, 4, cmp_u32);
+        cr_assert_eq(kit_sort_u32(a, t, n), 0);
+        cr_assert(n == 0 || memcmp(a, q, n * 4) == 0, "n = %zu: differs from qsort", n);
+        free(a), free(t), free(q);
+    }
+}
+
 Test(ch00_reference, median_and_min)
 {
     double v[5] = {5, 1, 4, 2, 3}, w[4] = {4, 1, 3, 2};

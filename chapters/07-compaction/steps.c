@@ -148,29 +148,6 @@ static void reference(const kit_problem *P, kit_host *h, const kit_shape *sh)
     *(uint32_t *)h->buf[COMPACT_BUF_COUNT] = (uint32_t)c;
 }
 
-/* ascending order of a[0..n), LSD radix with three 11-bit digits (tmp: n words; the result
- * ends in tmp after an odd number of passes, so a copy back closes it) */
-static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
-{
-    size_t cnt[2048], i;
-    int pass;
-    for (pass = 0; pass < 3; pass++) {
-        const int shift = 11 * pass;
-        const uint32_t *src = (pass & 1) ? tmp : a;
-        uint32_t *dst = (pass & 1) ? a : tmp;
-        size_t sum = 0, d;
-        memset(cnt, 0, sizeof cnt);
-        for (i = 0; i < n; i++) cnt[(src[i] >> shift) & 0x7FFu]++;
-        for (d = 0; d < 2048; d++) {
-            const size_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0x7FFu]++] = src[i];
-    }
-    memcpy(a, tmp, n * sizeof *a);
-}
-
 /* Indices are distinct and below n, so for them a bitmap decides set equality in one pass
  * each: every got index in range and seen once, and every wanted index seen (equal counts
  * then make the sets equal).  0 and a message when they differ; -1 when out of memory. */
@@ -232,13 +209,12 @@ int compact_compare(const kit_problem *P, const kit_host *want, const kit_host *
     b = (uint32_t *)kit_host_alloc(c * sizeof *b);
     t = (uint32_t *)kit_host_alloc(c * sizeof *t);
     ok = a && b && t;
-    if (!ok) snprintf(msg, len, "out of host memory for the multiset comparison (count %zu)", c);
     if (ok) {
         memcpy(a, go, c * sizeof *a);
         memcpy(b, wo, c * sizeof *b);
-        sort_u32(a, t, c);
-        sort_u32(b, t, c);
+        ok = kit_sort_u32(a, t, c) == 0 && kit_sort_u32(b, t, c) == 0;
     }
+    if (!ok) snprintf(msg, len, "out of host memory for the multiset comparison (count %zu)", c);
     if (ok && memcmp(a, b, c * sizeof *a) != 0) {
         for (i = 0; i < c && a[i] == b[i]; i++) continue;
         snprintf(msg, len, "out[0..%zu) is not the selected multiset: sorted, element %zu is %u, want %u (n = %zu)",
