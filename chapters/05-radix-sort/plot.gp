@@ -43,7 +43,7 @@ do for [E in 'srts_bits rowdask onesweep'] {
             if (t eq 'png') { @png } else { @svg }
             set title sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G keys/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub)
             set xlabel ''; set ylabel 'G keys per second'; set yrange [0:*]
-            set xtics rotate by 60 right font ',9'; set bmargin 12; set key inside right top; set offsets 0.5, 0.5, 0, 0
+            set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0
             plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(strcol(PARAM)) with linespoints title stepname.' variant', \
                  cub with lines dashtype 3 lc rgb 'red' title 'CUB'
             set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom
