@@ -18,6 +18,11 @@ int kit_host_threads(void)
     return cpus < 1 ? 1 : cpus > HOST_MAX_THREADS ? HOST_MAX_THREADS : (int)cpus;
 }
 
+size_t kit_part_start(size_t n, int k, int parts)
+{
+    return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts;
+}
+
 typedef struct par_part {
     void (*fn)(void *, int, int);
     void *arg;

@@ -165,6 +165,8 @@ void *kit_host_alloc(size_t bytes);
  * 1 to 16 (the reference answers of the 2^31-element contract runs use it; CPU baselines do not). */
 int kit_host_threads(void);
 void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts);
+/* Where part k of [0, n) cut into `parts` near-equal consecutive parts begins (k = parts: n). */
+size_t kit_part_start(size_t n, int k, int parts);
 
 /* ---------------------------------------------------------------- inputs */
 

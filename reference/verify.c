@@ -76,25 +76,20 @@ typedef struct sort_pass {
     size_t (*cnt)[2048]; /* per chunk: digit counts, then the digits' next free slots */
 } sort_pass;
 
-static size_t chunk_at(size_t n, int k, int parts)
-{
-    return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts;
-}
-
 static void sort_count(void *arg, int k, int parts)
 {
     const sort_pass *p = (const sort_pass *)arg;
     size_t i, *cnt = p->cnt[k];
-    const size_t hi = chunk_at(p->n, k + 1, parts);
-    for (i = chunk_at(p->n, k, parts); i < hi; i++) cnt[(p->src[i] >> p->shift) & 0x7FFu]++;
+    const size_t hi = kit_part_start(p->n, k + 1, parts);
+    for (i = kit_part_start(p->n, k, parts); i < hi; i++) cnt[(p->src[i] >> p->shift) & 0x7FFu]++;
 }
 
 static void sort_move(void *arg, int k, int parts)
 {
     const sort_pass *p = (const sort_pass *)arg;
     size_t i, *next = p->cnt[k];
-    const size_t hi = chunk_at(p->n, k + 1, parts);
-    for (i = chunk_at(p->n, k, parts); i < hi; i++) p->dst[next[(p->src[i] >> p->shift) & 0x7FFu]++] = p->src[i];
+    const size_t hi = kit_part_start(p->n, k + 1, parts);
+    for (i = kit_part_start(p->n, k, parts); i < hi; i++) p->dst[next[(p->src[i] >> p->shift) & 0x7FFu]++] = p->src[i];
 }
 
 int kit_sort_u32(uint32_t *a, uint32_t *tmp, size_t n)

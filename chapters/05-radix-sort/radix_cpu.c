@@ -39,22 +39,20 @@ typedef struct lsd_pass_arg {
     size_t (*count)[256]; /* per part: the digit counts, then the digits' next free slots */
 } lsd_pass_arg;
 
-static size_t chunk_start(size_t n, int k, int parts) { return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts; }
-
 static void lsd_count(void *arg, int k, int parts)
 {
     const lsd_pass_arg *a = (const lsd_pass_arg *)arg;
     size_t *count = a->count[k], i;
-    const size_t hi = chunk_start(a->n, k + 1, parts);
-    for (i = chunk_start(a->n, k, parts); i < hi; i++) count[(image_at(a->src_k, i, a->type) >> a->shift) & a->mask]++;
+    const size_t hi = kit_part_start(a->n, k + 1, parts);
+    for (i = kit_part_start(a->n, k, parts); i < hi; i++) count[(image_at(a->src_k, i, a->type) >> a->shift) & a->mask]++;
 }
 
 static void lsd_distribute(void *arg, int k, int parts)
 {
     const lsd_pass_arg *a = (const lsd_pass_arg *)arg;
     size_t *start = a->count[k], i;
-    const size_t hi = chunk_start(a->n, k + 1, parts);
-    for (i = chunk_start(a->n, k, parts); i < hi; i++) {
+    const size_t hi = kit_part_start(a->n, k + 1, parts);
+    for (i = kit_part_start(a->n, k, parts); i < hi; i++) {
         const size_t j = start[(image_at(a->src_k, i, a->type) >> a->shift) & a->mask]++;
         put_key(a->dst_k, j, a->src_k, i, a->type);
         if (a->src_v) a->dst_v[j] = a->src_v[i];
