@@ -141,12 +141,12 @@ testbin: # build the test program (build/IMPL/bin/tests[_NN]), in parallel unles
 test-program: $(TEST_BIN)
 	@:
 
-test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU; QUICK=1: no 2^31 contract runs)
-	@rm -f $(RESULTS)
-	KIT_RESULTS=$(RESULTS) $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU; QUICK=1: no 2^31 contract runs; each test's line lands in BUILD/results*.tsv.progress as it ends)
+	@rm -f $(RESULTS) $(RESULTS).progress
+	KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB; SHARD=k/m: a part)
-	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
+	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
 grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students
 ifneq ($(SUBMISSIONS),)

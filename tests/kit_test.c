@@ -243,6 +243,20 @@ static const char *message_of(const struct criterion_test_stats *t)
     return "";
 }
 
+/* $KIT_PROGRESS (when set): the same line appended as each test ends, so that a run stopped
+ * from outside (a time limit on a GPU node) still says which tests finished and how */
+ReportHook(POST_TEST)(struct criterion_test_stats *t)
+{
+    const char *path = getenv("KIT_PROGRESS");
+    FILE *f;
+    if (!path || !*path || !t || !t->test) return;
+    if (!(f = fopen(path, "a"))) return;
+    fprintf(f, "%s\t%s\t%s\t", t->test->category, t->test->name, status_of(t));
+    put_field(f, message_of(t));
+    fputc('\n', f);
+    fclose(f);
+}
+
 ReportHook(POST_ALL)(struct criterion_global_stats *stats)
 {
     const char *path = getenv("KIT_RESULTS");
