@@ -10,13 +10,13 @@
 
 /* ---- host work in parallel */
 
-#define HOST_MAX_THREADS 16
-
 int kit_host_threads(void)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus < 1 ? 1 : cpus > HOST_MAX_THREADS ? HOST_MAX_THREADS : (int)cpus;
+    return cpus < 1 ? 1 : cpus > KIT_HOST_MAX_THREADS ? KIT_HOST_MAX_THREADS : (int)cpus;
 }
+
+int kit_host_parts(size_t n) { return n >= ((size_t)1 << 22) ? kit_host_threads() : 1; }
 
 size_t kit_part_start(size_t n, int k, int parts)
 {
@@ -38,11 +38,11 @@ static void *par_run(void *a)
 
 void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts)
 {
-    par_part part[HOST_MAX_THREADS];
-    pthread_t th[HOST_MAX_THREADS];
-    int started[HOST_MAX_THREADS] = {0}, k;
+    par_part part[KIT_HOST_MAX_THREADS];
+    pthread_t th[KIT_HOST_MAX_THREADS];
+    int started[KIT_HOST_MAX_THREADS] = {0}, k;
     if (parts < 1) return;
-    if (parts > HOST_MAX_THREADS) parts = HOST_MAX_THREADS;
+    if (parts > KIT_HOST_MAX_THREADS) parts = KIT_HOST_MAX_THREADS;
     for (k = 0; k < parts; k++) {
         part[k].fn = fn;
         part[k].arg = arg;

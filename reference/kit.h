@@ -162,8 +162,12 @@ void *kit_host_alloc(size_t bytes);
 /* Host work split over threads: fn(arg, k, parts) for k = 0 .. parts - 1, part 0 on the calling
  * thread, the others on their own threads (at most 16 parts; a thread that cannot be started has
  * its part run by the caller), all finished on return.  kit_host_threads(): the online processors,
- * 1 to 16 (the reference answers of the 2^31-element contract runs use it; CPU baselines do not). */
+ * 1 to KIT_HOST_MAX_THREADS (reference answers and checks use them; CPU baselines stay on one core). */
+#define KIT_HOST_MAX_THREADS 16
 int kit_host_threads(void);
+/* How many parts host work over n elements is worth cutting into: 1 below 2^22 (starting threads
+ * would cost more than they save), kit_host_threads() from there on. */
+int kit_host_parts(size_t n);
 void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts);
 /* Where part k of [0, n) cut into `parts` near-equal consecutive parts begins (k = parts: n). */
 size_t kit_part_start(size_t n, int k, int parts);

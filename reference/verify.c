@@ -94,8 +94,7 @@ static void sort_move(void *arg, int k, int parts)
 
 int kit_sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
 {
-    /* one chunk below 2^22 words (thread start-up would cost more than it saves) */
-    const int parts = n >= ((size_t)1 << 22) ? kit_host_threads() : 1;
+    const int parts = kit_host_parts(n);
     size_t (*cnt)[2048] = (size_t(*)[2048])malloc((size_t)parts * sizeof *cnt);
     sort_pass p;
     int pass, k;

@@ -92,10 +92,10 @@ void radix_cpu_lsd_mt(const void *keys_in, void *keys_out, const uint32_t *vals_
 {
     const int passes = end_bit > begin_bit ? (end_bit - begin_bit + digit_bits - 1) / digit_bits : 0;
     const size_t kb = (size_t)radix_key_bytes(type);
-    size_t count[16][256];
+    size_t count[KIT_HOST_MAX_THREADS][256];
     int p;
     if (threads < 1) threads = 1;
-    if (threads > 16) threads = 16;
+    if (threads > KIT_HOST_MAX_THREADS) threads = KIT_HOST_MAX_THREADS;
     if (passes == 0) {
         if (n) memcpy(keys_out, keys_in, n * kb);
         if (vals_in && n) memcpy(vals_out, vals_in, n * 4);

@@ -92,8 +92,8 @@ static void sort_ref(const kit_problem *P, kit_host *h, const kit_shape *sh, int
 {
     const int type = radix_shape_type(P, sh), pairs = radix_shape_pairs(P, sh);
     const size_t n = sh->n, kb = (size_t)radix_key_bytes(type);
-    /* the serial sort up to 2^22 keys; past that every processor (2^31 keys: a minute on one) */
-    const int threads = n >= ((size_t)1 << 22) ? kit_host_threads() : 1;
+    /* every processor for large n (2^31 keys take a minute on one) */
+    const int threads = kit_host_parts(n);
     void *tk = n ? kit_host_alloc(n * kb) : NULL;
     uint32_t *tv = pairs && n ? (uint32_t *)kit_host_alloc(n * 4) : NULL;
     void *keys = h->buf[RADIX_BUF_KEYS];
