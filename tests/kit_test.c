@@ -148,6 +148,20 @@ static int in_big_shard(size_t i)
     return i % m == k;
 }
 
+/* A parameterized test has one name for all its steps: a passed 2^31 + 5 run says which step it
+ * was on stderr and, when $KIT_PROGRESS is set, in a line of its own there */
+static void big_progress(const kit_ladder *L, size_t i, double seconds)
+{
+    const char *path = getenv("KIT_PROGRESS");
+    const kit_step_info *st = L->step(L, i);
+    FILE *f;
+    fprintf(stderr, "[BIG ] %s %s (%s) n = 2^31+5 passed in %.1f s\n", L->id, st->name, st->param, seconds);
+    if (!path || !*path || !(f = fopen(path, "a"))) return;
+    fprintf(f, "%s\t%s\tbig-pass\t%s (%s) n = 2^31+5 in %.1f s\n", L->id, st->name, st->name, st->param,
+            seconds);
+    fclose(f);
+}
+
 void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full)
 {
     /* 0, 1, small primes, around warp / block / tile sizes, a large prime, 2^20 + 7 */
@@ -211,7 +225,13 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
                 if (fd >= 0) close(fd);
                 cr_skip_test("n = 2^31+5 needs %zu MB, the GPU has %zu MB free", need >> 20, freeb >> 20);
             }
-            contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
+            {
+                struct timespec t0, t1;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                big_progress(L, i, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+            }
             if (fd >= 0) close(fd);
         }
     }

@@ -74,7 +74,8 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
  * KIT_QUICK is set in the environment (make test QUICK=1); KIT_BIG_ONLY=1 runs only them.
  * (make test-big: the 2^31 + 5 runs of every chapter, one at a time).  KIT_BIG_SHARD=k/m keeps
  * only the runs of the steps whose place in their ladder is k modulo m (a long test-big split
- * over several sessions or machines: shards 0/m .. m-1/m together are the whole run). */
+ * over several sessions or machines: shards 0/m .. m-1/m together are the whole run).  Each passed
+ * 2^31 + 5 run names its step on stderr and in $KIT_PROGRESS (a `big-pass` line). */
 /* (ladder index, step): Criterion may start each test in a fresh process image, so a
  * parameter holds indices, never pointers */
 typedef struct kit_contract_param {
