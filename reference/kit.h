@@ -411,6 +411,12 @@ cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh
 /* Check step i on c, then time each of its phases (phases before ph run untimed first). */
 cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
                                kit_timing *t /* [nphases] */, int *ok, char *msg, size_t len);
+/* The same for phase `only` alone (-1: every phase): the phases before it run once, untimed;
+ * t[only] is filled, the other entries are left as they are. */
+cudaError_t kit_ladder_measure_phase(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
+                                     int only, kit_timing *t, int *ok, char *msg, size_t len);
+/* The index of the phase called name (a problem without phases has one, "run"), or -1. */
+int kit_phase_index(const kit_problem *P, const char *name);
 /* How many input copies to rotate through so that timing sees DRAM, not L2. */
 int kit_rotations(double bytes_per_run);
 
@@ -460,6 +466,8 @@ typedef struct kit_bench {
     const char *inputs;   /* --input a,b: overrides the experiments' inputs (NULL: theirs) */
     const char *axes;     /* --AXIS value pairs as "name=value ...", applied to every shape */
     kit_ctx *cache;       /* the last context, reused while problem, shape and input match */
+    const char *phase;    /* set by an experiment: time only this phase (its step rows and the CPU
+                           * rows of that phase; the phases before it still run, untimed); NULL: all */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */

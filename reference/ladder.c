@@ -76,6 +76,14 @@ const char *kit_phase_name(const kit_problem *P, int ph)
     return ph < KIT_MAX_PHASES && P->phases[ph] ? P->phases[ph] : "run";
 }
 
+int kit_phase_index(const kit_problem *P, const char *name)
+{
+    int ph;
+    for (ph = 0; name && ph < kit_nphases(P); ph++)
+        if (!strcmp(kit_phase_name(P, ph), name)) return ph;
+    return -1;
+}
+
 size_t kit_buf_count(const kit_problem *P, size_t k, const kit_shape *sh)
 {
     return P->bufs[k].count ? P->bufs[k].count(sh) : sh->n;
@@ -387,12 +395,19 @@ static cudaError_t launch_whole(void *a, int rep, cudaStream_t s)
 cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
                                kit_timing *t, int *ok, char *msg, size_t len)
 {
+    return kit_ladder_measure_phase(c, i, s, warmup, reps, -1, t, ok, msg, len);
+}
+
+cudaError_t kit_ladder_measure_phase(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
+                                     int only, kit_timing *t, int *ok, char *msg, size_t len)
+{
     launch_arg la;
     int ph, q;
     KIT_TRY(kit_ctx_check(c, i, s, ok, msg, len));
     la.c = c;
     la.step = i;
     for (ph = 0; ph < kit_nphases(c->P); ph++) {
+        if (only >= 0 && ph != only) continue;
         for (q = 0; q < ph; q++) KIT_TRY(kit_ctx_launch(c, i, q, 0, s)); /* earlier phases */
         la.ph = ph;
         KIT_TRY(kit_time_gpu(launch_phase, &la, s, warmup, reps, &t[ph]));
@@ -500,6 +515,7 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
     const kit_step_info *s = L->step(L, i);
     char pbuf[256], shape[256], unit[64];
     kit_row r;
+    const int only = b->phase ? kit_phase_index(c->P, b->phase) : -1; /* unknown name: every phase */
     int ph;
     snprintf(unit, sizeof unit, "%s/s", c->P->unit ? c->P->unit : "elements");
     memset(&r, 0, sizeof r);
@@ -513,6 +529,7 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
     r.bytes = kit_ctx_bytes(c, i);
     r.items = items_of(c->P, &c->sh);
     for (ph = 0; ph < kit_nphases(c->P); ph++) {
+        if (only >= 0 && ph != only) continue; /* not timed here */
         r.phase = kit_phase_name(c->P, ph);
         r.t = t ? &t[ph] : NULL;
         kit_bench_row(b, &r);
@@ -584,7 +601,13 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
             warmup = 1;
             reps = reps < 5 ? reps : 5;
         }
-        if (e == cudaSuccess) e = kit_ladder_measure(c, i, b->stream, warmup, reps, t, &ok, msg, sizeof msg);
+        if (est > 1000.0) { /* runs of seconds: the probe and the check have warmed it; median of 3 */
+            warmup = 0;
+            reps = reps < 3 ? reps : 3;
+        }
+        if (e == cudaSuccess)
+            e = kit_ladder_measure_phase(c, i, b->stream, warmup, reps, b->phase ? kit_phase_index(c->P, b->phase) : -1,
+                                         t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
             fprintf(stderr, "\n%s %s n=%s: CUDA error: %s\n", L->id, s->name,
                     kit_size_str(c->sh.n, sz, sizeof sz), cudaGetErrorString(e));
@@ -640,6 +663,8 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
         kit_timing t;
         kit_row r;
         if (u->max_n && c->sh.n > u->max_n) continue;
+        if (b->phase && kit_phase_index(P, b->phase) >= 0 && strcmp(u->phase ? u->phase : "run", b->phase))
+            continue; /* a baseline of another phase: not timed here */
         if (u->run) kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
         snprintf(name, sizeof name, "cpu-%s", u->name);
         snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");

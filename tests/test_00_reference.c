@@ -424,6 +424,27 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     cr_assert_eq(missing, 3);
     cr_assert_eq(rows, 1 + 3 + 2 + 3 + 3, "header + rows");
     remove(path);
+    /* an experiment that times one phase: only the baselines of that phase get rows */
+    cr_assert_eq(kit_phase_index(&toy2, "query"), 1);
+    cr_assert_eq(kit_phase_index(&toy2, "build"), 0);
+    cr_assert_eq(kit_phase_index(&toy2, "run"), -1);
+    cr_assert_eq(kit_phase_index(&toy, NULL), -1);
+    b.phase = "query";
+    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
+    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
+    kit_bench_end(&b, 1);
+    f = fopen(path, "r");
+    cr_assert(f);
+    for (rows = 0, query = 0; fgets(line, sizeof line, f);) {
+        rows++;
+        if (strstr(line, ",query,")) query++;
+        cr_assert(strncmp(line, "00,cpu-serial,", 14) != 0 && strncmp(line, "00,cpu-small,", 13) != 0,
+                  "a baseline of another phase was timed by a query-only experiment: %s", line);
+    }
+    fclose(f);
+    cr_assert_eq(query, 3 + 3, "cpu-query and cpu-missing at three sizes");
+    cr_assert_eq(rows, 1 + 6, "header and the query rows");
+    remove(path);
     rmdir(dir);
 }
 
