@@ -411,8 +411,9 @@ cudaError_t kit_ladder_verify(const kit_ladder *L, size_t i, const kit_shape *sh
 /* Check step i on c, then time each of its phases (phases before ph run untimed first). */
 cudaError_t kit_ladder_measure(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
                                kit_timing *t /* [nphases] */, int *ok, char *msg, size_t len);
-/* The same for phase `only` alone (-1: every phase): the phases before it run once, untimed;
- * t[only] is filled, the other entries are left as they are. */
+/* The same for phase `only` alone (-1: every phase): the phases before it are those the check
+ * ran (it runs every phase in order, so a later phase must not undo an earlier one's results, as
+ * a query does not undo a build); t[only] is filled, the other entries are left as they are. */
 cudaError_t kit_ladder_measure_phase(kit_ctx *c, size_t i, cudaStream_t s, int warmup, int reps,
                                      int only, kit_timing *t, int *ok, char *msg, size_t len);
 /* The index of the phase called name (a problem without phases has one, "run"), or -1. */
@@ -467,7 +468,7 @@ typedef struct kit_bench {
     const char *axes;     /* --AXIS value pairs as "name=value ...", applied to every shape */
     kit_ctx *cache;       /* the last context, reused while problem, shape and input match */
     const char *phase;    /* set by an experiment: time only this phase (its step rows and the CPU
-                           * rows of that phase; the phases before it still run, untimed); NULL: all */
+                           * rows of that phase; the phases before it run in the check, untimed); NULL: all */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */
