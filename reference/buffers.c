@@ -23,6 +23,18 @@ size_t kit_part_start(size_t n, int k, int parts)
     return n / (size_t)parts * (size_t)k + (n % (size_t)parts) * (size_t)k / (size_t)parts;
 }
 
+void kit_part_offsets(size_t *counts, size_t radix, int parts)
+{
+    size_t d, sum = 0;
+    int k;
+    for (d = 0; d < radix; d++)
+        for (k = 0; k < parts; k++) {
+            const size_t c = counts[(size_t)k * radix + d];
+            counts[(size_t)k * radix + d] = sum;
+            sum += c;
+        }
+}
+
 typedef struct par_part {
     void (*fn)(void *, int, int);
     void *arg;

@@ -171,6 +171,10 @@ int kit_host_parts(size_t n);
 void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts);
 /* Where part k of [0, n) cut into `parts` near-equal consecutive parts begins (k = parts: n). */
 size_t kit_part_start(size_t n, int k, int parts);
+/* A stable counting pass cut into parts: counts[k * radix + d] is part k's count of digit d; on
+ * return it is where part k's first key of digit d goes: an exclusive scan in (digit, part) order,
+ * so that a digit's keys of part k land after those of the parts before it. */
+void kit_part_offsets(size_t *counts, size_t radix, int parts);
 
 /* ---------------------------------------------------------------- inputs */
 

@@ -510,6 +510,13 @@ static double items_of(const kit_problem *P, const kit_shape *sh)
 }
 
 /* one row per phase of step i (t NULL: untimed, verified says why) */
+/* The phase an experiment times alone (b->phase), or -1: every phase (none set, or a name the
+ * problem does not have). */
+static int timed_phase(const kit_bench *b, const kit_problem *P)
+{
+    return b->phase ? kit_phase_index(P, b->phase) : -1;
+}
+
 static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
                       const char *verified)
 {
@@ -517,7 +524,7 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
     const kit_step_info *s = L->step(L, i);
     char pbuf[256], shape[256], unit[64];
     kit_row r;
-    const int only = b->phase ? kit_phase_index(c->P, b->phase) : -1; /* unknown name: every phase */
+    const int only = timed_phase(b, c->P);
     int ph;
     snprintf(unit, sizeof unit, "%s/s", c->P->unit ? c->P->unit : "elements");
     memset(&r, 0, sizeof r);
@@ -608,8 +615,8 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
             reps = reps < 3 ? reps : 3;
         }
         if (e == cudaSuccess)
-            e = kit_ladder_measure_phase(c, i, b->stream, warmup, reps, b->phase ? kit_phase_index(c->P, b->phase) : -1,
-                                         t, &ok, msg, sizeof msg);
+            e = kit_ladder_measure_phase(c, i, b->stream, warmup, reps, timed_phase(b, c->P), t, &ok, msg,
+                                         sizeof msg);
         if (e != cudaSuccess) {
             fprintf(stderr, "\n%s %s n=%s: CUDA error: %s\n", L->id, s->name,
                     kit_size_str(c->sh.n, sz, sizeof sz), cudaGetErrorString(e));
@@ -665,7 +672,7 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
         kit_timing t;
         kit_row r;
         if (u->max_n && c->sh.n > u->max_n) continue;
-        if (b->phase && kit_phase_index(P, b->phase) >= 0 && strcmp(u->phase ? u->phase : "run", b->phase))
+        if (timed_phase(b, P) >= 0 && strcmp(u->phase ? u->phase : "run", b->phase))
             continue; /* a baseline of another phase: not timed here */
         if (u->run) kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
         snprintf(name, sizeof name, "cpu-%s", u->name);

@@ -97,23 +97,17 @@ int kit_sort_u32(uint32_t *a, uint32_t *tmp, size_t n)
     const int parts = kit_host_parts(n);
     size_t (*cnt)[2048] = (size_t(*)[2048])malloc((size_t)parts * sizeof *cnt);
     sort_pass p;
-    int pass, k;
+    int pass;
     if (!cnt) return -1;
     p.n = n;
     p.cnt = cnt;
     for (pass = 0; pass < 3; pass++) {
-        size_t sum = 0, d;
         p.shift = 11 * pass;
         p.src = (pass & 1) ? tmp : a;
         p.dst = (pass & 1) ? a : tmp;
         memset(cnt, 0, (size_t)parts * sizeof *cnt);
         kit_host_parallel(sort_count, &p, parts);
-        for (d = 0; d < 2048; d++)
-            for (k = 0; k < parts; k++) {
-                const size_t c = cnt[k][d];
-                cnt[k][d] = sum;
-                sum += c;
-            }
+        kit_part_offsets(&cnt[0][0], 2048, parts);
         kit_host_parallel(sort_move, &p, parts);
     }
     free(cnt);

@@ -134,6 +134,12 @@ static void contract_at(const kit_ladder *L, size_t i, const kit_shape *sh, cons
     cr_assert(e == cudaSuccess && ok, "%s", msg);
 }
 
+int kit_test_cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* KIT_BIG_SHARD=k/m: step i's 2^31 + 5 run belongs to shard i mod m (unset or malformed: all) */
 static int in_big_shard(size_t i)
 {

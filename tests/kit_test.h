@@ -58,6 +58,9 @@ void kit_expect_table(const kit_ladder *L);
         kit_expect_ladder(&(ladder), kit_tuning_sizes, kit_tuning_nsizes, NULL);       \
     }
 
+/* qsort's comparison of uint32_t words (the tests' independent sort to compare against) */
+int kit_test_cmp_u32(const void *a, const void *b);
+
 /* ------------------------------------------------------------- contract */
 
 /* The contract of step i of L (reference/contract.c): offset pointers (one element;

@@ -143,12 +143,6 @@ Test(ch00_reference, poison_guard)
     cr_assert(strstr(msg, "word 3") != NULL, "%s", msg);
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-    const uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* the multiset sort equals qsort, one chunk and threaded (past 2^22 words), with many repeats */
 Test(ch00_reference, sort_u32_equals_qsort)
 {
@@ -164,7 +158,7 @@ Test(ch00_reference, sort_u32_equals_qsort)
             a[i] = (i & 3) ? (uint32_t)r : (uint32_t)(r % 97) << 20;
         }
         memcpy(q, a, n * 4);
-        qsort(q, n, 4, cmp_u32);
+        qsort(q, n, 4, kit_test_cmp_u32);
         cr_assert_eq(kit_sort_u32(a, t, n), 0);
         cr_assert(n == 0 || memcmp(a, q, n * 4) == 0, "n = %zu: differs from qsort", n);
         free(a), free(t), free(q);

@@ -148,12 +148,6 @@ Test(ch06_cpu, bitplanes_equal_generic_scan)
     }
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 Test(ch06_cpu, split_and_tile_sort)
 {
     enum { N = 2500, G = 512 };
@@ -175,7 +169,7 @@ Test(ch06_cpu, split_and_tile_sort)
     kit_fill_u32(v, N, KIT_UNIFORM, 8);
     ballot_cpu_sort_tiles(v, a, N, G);
     memcpy(b, v, sizeof v);
-    for (g0 = 0; g0 < N; g0 += G) qsort(b + g0, (N - g0 < G ? N - g0 : G), 4, cmp_u32);
+    for (g0 = 0; g0 < N; g0 += G) qsort(b + g0, (N - g0 < G ? N - g0 : G), 4, kit_test_cmp_u32);
     cr_assert(kit_cmp_u32(a, b, N, msg, sizeof msg), "tile sort: %s", msg);
 }
 

@@ -63,9 +63,6 @@ static void lsd_pass(const void *src_k, void *dst_k, const uint32_t *src_v, uint
                      int type, int shift, int bits, size_t (*count)[256], int parts)
 {
     lsd_pass_arg a;
-    size_t sum = 0;
-    unsigned d;
-    int k;
     a.src_k = src_k;
     a.dst_k = dst_k;
     a.src_v = src_v;
@@ -77,12 +74,7 @@ static void lsd_pass(const void *src_k, void *dst_k, const uint32_t *src_v, uint
     a.count = count;
     memset(count, 0, (size_t)parts * sizeof *count);
     kit_host_parallel(lsd_count, &a, parts);
-    for (d = 0; d < (1u << bits); d++) /* exclusive scan: where each digit's keys of each part begin */
-        for (k = 0; k < parts; k++) {
-            const size_t c = count[k][d];
-            count[k][d] = sum;
-            sum += c;
-        }
+    kit_part_offsets(&count[0][0], 256, parts); /* where each digit's keys of each part begin */
     kit_host_parallel(lsd_distribute, &a, parts);
 }
 
