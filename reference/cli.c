@@ -155,18 +155,6 @@ static int mkdirs(const char *path)
     return 0;
 }
 
-static int want_exp(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    const char *p = list;
-    if (!list) return 1;
-    while ((p = strstr(p, name)) != NULL) {
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-        p += n;
-    }
-    return 0;
-}
-
 static int int_arg(const char *s, int lo, int hi, int *v)
 {
     char *end;
@@ -360,7 +348,7 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         const kit_experiment *ex = &c->experiments[x];
         double t0;
         cudaError_t e;
-        if (!want_exp(exps, ex->name)) continue;
+        if (!kit_name_in_list(exps, ex->name)) continue;
         if (kit_bench_begin(&b, ex->name) != cudaSuccess) {
             fprintf(stderr, "ch%s bench: cannot write %s.tmp\n", c->id, b.csv_path);
             status = 1;

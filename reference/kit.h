@@ -213,6 +213,8 @@ void kit_fill_u8(uint8_t *a, size_t n, kit_pattern p, uint64_t seed);
 /* Parse a size such as "1000", "2^24", "1<<20", "16M", "4k" into *n.
  * Return 1 on success, 0 on bad input (message in msg). */
 int kit_parse_size(const char *s, size_t *n, char *msg, size_t len);
+/* name is one of the comma-separated names of list (NULL: every name is) */
+int kit_name_in_list(const char *list, const char *name);
 /* Format n compactly: "2^24" for powers of two, "2^20+7" near them, else decimal. */
 const char *kit_size_str(size_t n, char *buf, size_t len);
 
@@ -473,6 +475,7 @@ typedef struct kit_bench {
     kit_ctx *cache;       /* the last context, reused while problem, shape and input match */
     const char *phase;    /* set by an experiment: time only this phase (its step rows and the CPU
                            * rows of that phase; the phases before it run in the check, untimed); NULL: all */
+    const char *cpus;     /* set by an experiment: the CPU rows it times, by name ("a,b"); NULL: all */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */

@@ -548,7 +548,9 @@ static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
 /* Estimated ms of one whole run of step i at full size, from a warm run on a prefix of
  * n / 64 elements (at least 2^20; the problem's buffers hold the full size, so a prefix is
  * valid): large enough that launch overhead and a yardstick's first-call host work do not
- * dominate the extrapolation. */
+ * dominate the extrapolation.  Up to 2^20 elements the run is the full one, timed after one
+ * untimed run (a brute-force search of 10^6 queries takes most of a second: its estimate
+ * sets how often it is repeated). */
 static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
 {
     const kit_shape full = c->sh;
@@ -559,12 +561,16 @@ static cudaError_t probe_ms(kit_ctx *c, size_t i, cudaStream_t s, double *ms)
     kit_shape part;
     *ms = 0;
     if (m < ((size_t)1 << 20)) m = (size_t)1 << 20;
-    if (full.n <= m) return cudaSuccess;
-    c->sh.n = m;
-    part = c->sh;
     la.c = c;
     la.step = i;
     la.ph = 0;
+    if (full.n <= m) {
+        KIT_TRY(kit_time_gpu(launch_whole, &la, s, 1, 1, &t));
+        *ms = t.ms_median;
+        return cudaSuccess;
+    }
+    c->sh.n = m;
+    part = c->sh;
     e = kit_time_gpu(launch_whole, &la, s, 1, 1, &t);
     c->sh = full;
     KIT_TRY(e);
@@ -610,7 +616,7 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
             warmup = 1;
             reps = reps < 5 ? reps : 5;
         }
-        if (est > 1000.0) { /* runs of seconds: the probe and the check have warmed it; median of 3 */
+        if (est > 100.0) { /* runs of 0.1 s and more: the probe and the check have warmed it; median of 3 */
             warmup = 0;
             reps = reps < 3 ? reps : 3;
         }
@@ -674,6 +680,7 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
         if (u->max_n && c->sh.n > u->max_n) continue;
         if (timed_phase(b, P) >= 0 && strcmp(u->phase ? u->phase : "run", b->phase))
             continue; /* a baseline of another phase: not timed here */
+        if (!kit_name_in_list(b->cpus, u->name)) continue; /* not one this experiment times */
         if (u->run) kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
         snprintf(name, sizeof name, "cpu-%s", u->name);
         snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");

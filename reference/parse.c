@@ -1,10 +1,11 @@
-/* parse.c - sizes on the command line ("2^24", "1<<20", "16M") and back. */
+/* parse.c - sizes on the command line ("2^24", "1<<20", "16M") and back; name lists ("a,b"). */
 #include "kit.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int parse_u64(const char **p, unsigned long long *v)
 {
@@ -72,4 +73,16 @@ const char *kit_size_str(size_t n, char *buf, size_t len)
     }
     snprintf(buf, len, "%zu", n);
     return buf;
+}
+
+int kit_name_in_list(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    const char *p = list;
+    if (!list) return 1;
+    while ((p = strstr(p, name)) != NULL) {
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+        p += n;
+    }
+    return 0;
 }
