@@ -22,7 +22,7 @@ do for [E in 'qnn allnn knn8 knn32 allknn'] {
             set multiplot layout 1,3 title sprintf('Chapter 03, %s (m = n, %s): speed-up over %s on one core, on %s', E, inp, b, gpu_of(f))
             do for [d = 2:4] {
                 set title sprintf('%dD', d); set key inside left top font ',8'
-                set logscale x 10; set format x '10^{%L}'; set xlabel 'n (points = queries)'
+                set logscale x 10; set format x '1e%L'; set xlabel 'n (points = queries)'
                 set logscale y 10; set ylabel sprintf('x %s', b); set yrange [*:*]
                 plot for [s in qsteps(f, b)] sp(f, b, sprintf('dim=%d', d), s) using 3:5 title s
             }
@@ -35,7 +35,7 @@ do for [E in 'qnn allnn knn8 knn32 allknn'] {
             set multiplot layout 1,3 title sprintf('Chapter 03, %s (m = n, %s): queries per second (query phase), on %s', E, inp, gpu_of(f))
             do for [d = 2:4] {
                 set title sprintf('%dD', d); set key inside left bottom font ',8'
-                set logscale x 10; set format x '10^{%L}'; set xlabel 'n (points = queries)'
+                set logscale x 10; set format x '1e%L'; set xlabel 'n (points = queries)'
                 set logscale y 10; set ylabel 'queries per second'; set yrange [*:*]
                 plot for [s in qsteps(f, '-')] sel(f, sprintf("step=%s phase=query 'shape~dim=%d '", s, d)) using N:RATE title s
             }
@@ -102,7 +102,7 @@ if (have('build')) {
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
         set title sprintf('Chapter 03, building the tree vs n (3D uniform): ms, on %s', gpu_of(f))
-        set key inside left top; set logscale x 10; set format x '10^{%L}'; set xlabel 'n (points)'
+        set key inside left top; set logscale x 10; set format x '1e%L'; set xlabel 'n (points)'
         set logscale y 10; set ylabel 'ms (median)'; set yrange [*:*]
         plot for [s in bsteps] sel(f, sprintf('step=%s phase=build', s)) using N:MS title s
         unset logscale x; unset logscale y; set format x '%g'; set key inside right bottom
@@ -117,7 +117,7 @@ if (have('tpb')) {
         set title sprintf('Chapter 03, s2 (shared-memory stack) per block size at n = m = 10^6, 3D uniform, on %s', gpu_of(f))
         set xlabel ''; set ylabel 'queries per second'; set yrange [0:*]
         set xtics rotate by 30 right font ',9'; set bmargin 8; set key inside right top; set offsets 0.3, 0.3, 0, 0
-        plot sel(f, "phase=query 'param~blocks/SM=' 'shape~ k=1 '") using 0:RATE:xtic(strcol(PARAM)) with linespoints title 'QNN (k=1)', \
+        plot sel(f, "phase=query 'param~blocks/SM=' 'shape~ k=1 '") using 0:RATE:xtic(sprintf('%s, %s', word(strcol(PARAM), 1), word(strcol(PARAM), words(strcol(PARAM))))) with linespoints title 'QNN (k=1)', \
              sel(f, "phase=query 'param~blocks/SM=' 'shape~ k=8 '") using 0:RATE with linespoints title 'kNN k=8'
         set xtics norotate autofreq font ''; set bmargin; set key inside right bottom; set offsets 0, 0, 0, 0
     }
