@@ -41,6 +41,20 @@ Test(ch00_reference, size_strings)
     cr_assert_str_eq(kit_size_str(0, buf, sizeof buf), "0");
 }
 
+Test(ch00_reference, name_lists)
+{
+    cr_assert(kit_name_in_list(NULL, "qnn"), "no list means every name");
+    cr_assert(kit_name_in_list("qnn", "qnn"));
+    cr_assert(kit_name_in_list("k,qnn,build", "qnn"));
+    cr_assert(kit_name_in_list("nanoflann,nanoflann-mt", "nanoflann-mt"));
+    cr_assert(kit_name_in_list("nanoflann-mt,nanoflann", "nanoflann"), "a later whole entry");
+    cr_assert_not(kit_name_in_list("nanoflann-mt", "nanoflann"), "a prefix is not a name");
+    cr_assert_not(kit_name_in_list("knn8", "knn"), "a prefix is not a name");
+    cr_assert_not(kit_name_in_list("allknn", "knn"), "a suffix is not a name");
+    cr_assert_not(kit_name_in_list("", "qnn"));
+    cr_assert_not(kit_name_in_list("a,b", "a,b,c"));
+}
+
 Test(ch00_reference, patterns_are_seeded_and_shaped)
 {
     enum { N = 4099 };
