@@ -14,9 +14,12 @@
  * Why it should be faster: fewer and wider loads per node, half the stack traffic (the near child
  * is never pushed), no shared-memory occupancy limit.  Measured on an H200 (n = m = 10^6, 3D
  * uniform) it is not: 0.95 ms for QNN against s2's 0.46, 2.07 against 1.22 for kNN k = 8 (the
- * README's ladder table).  The likely cause, not yet profiled: the local stack's traffic shares L1
- * with the node loads, where s2's stack has shared memory to itself; s4 and s5 keep the float4
- * nodes and win the time back (Morton order, then no stack at all).
+ * README's ladder table).  The likely cause, not yet profiled: ptxas gives the kernel 28 registers
+ * and a 256-byte stack frame, so an SM holds 2048 threads, and at 10^6 points (20 levels, up to
+ * 160 live bytes of stack each) their stacks alone can exceed the SM's 256 KB of L1 + shared
+ * memory, which also caches the node loads: pushes and pops fall through to L2.  s2's stack has
+ * shared memory to itself (19 blocks of 64 threads).  s4 and s5 keep the float4 nodes and win the
+ * time back (Morton order, then no stack at all).
  * What still limits it: the queries are walked in input order, so the 32 lanes of a warp follow 32
  * unrelated paths (a warp costs the union of them); the local stack is memory traffic (8 B per
  * push and pop, L1 hits mostly).
