@@ -509,13 +509,14 @@ static double items_of(const kit_problem *P, const kit_shape *sh)
     return P->items ? P->items(P, sh) : (double)sh->n;
 }
 
-/* one row per phase of step i (t NULL: untimed, verified says why) */
 /* The phase an experiment times alone (b->phase), or -1: every phase (none set, or a name the
  * problem does not have). */
 static int timed_phase(const kit_bench *b, const kit_problem *P)
 {
     return b->phase ? kit_phase_index(P, b->phase) : -1;
 }
+
+/* one row per phase of step i (t NULL: untimed, verified says why) */
 
 static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
                       const char *verified)

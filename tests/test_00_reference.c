@@ -453,6 +453,23 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     cr_assert_eq(query, 3 + 3, "cpu-query and cpu-missing at three sizes");
     cr_assert_eq(rows, 1 + 6, "header and the query rows");
     remove(path);
+    /* an experiment that names its CPU rows: only those (of its phase) get rows */
+    b.cpus = "missing,serial";
+    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
+    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
+    kit_bench_end(&b, 1);
+    f = fopen(path, "r");
+    cr_assert(f);
+    for (rows = 0; fgets(line, sizeof line, f);) {
+        rows++;
+        cr_assert(rows == 1 || strncmp(line, "00,cpu-missing,", 15) == 0,
+                  "a CPU row the experiment did not name (or of another phase): %s", line);
+    }
+    fclose(f);
+    cr_assert_eq(rows, 1 + 3, "header and cpu-missing at three sizes");
+    b.cpus = NULL;
+    b.phase = NULL;
+    remove(path);
     rmdir(dir);
 }
 

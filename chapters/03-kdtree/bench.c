@@ -13,19 +13,22 @@
  * setting of an axis, so the user's win), timing only `phase` ("query" or "build"): a
  * search experiment does not time the build it shares with every other experiment (the
  * CPU-built trees of s2 .. s5 take seconds at 10^7; `build` and `bars` time the builds), and
- * the build experiments do not time their few thousand queries. */
-static cudaError_t with_axes(kit_bench *b, const char *extra, const char *phase,
+ * the build experiments do not time their few thousand queries.  cpus: the CPU rows to time
+ * (NULL: every one of that phase). */
+static cudaError_t with_axes(kit_bench *b, const char *extra, const char *phase, const char *cpus,
                              cudaError_t (*fn)(kit_bench *))
 {
     char buf[512];
-    const char *saved = b->axes, *saved_phase = b->phase;
+    const char *saved = b->axes, *saved_phase = b->phase, *saved_cpus = b->cpus;
     cudaError_t e;
     snprintf(buf, sizeof buf, "%s%s%s", saved ? saved : "", saved ? " " : "", extra);
     b->axes = buf;
     b->phase = phase;
+    b->cpus = cpus;
     e = fn(b);
     b->axes = saved;
     b->phase = saved_phase;
+    b->cpus = saved_cpus;
     return e;
 }
 
@@ -57,7 +60,7 @@ static cudaError_t dims_sweep(kit_bench *b, const char *mode)
     int d;
     for (d = 0; d < 3; d++) {
         snprintf(buf, sizeof buf, "%s queries=0 %s", mode, dims[d]);
-        KIT_TRY(with_axes(b, buf, "query", sweep_n));
+        KIT_TRY(with_axes(b, buf, "query", NULL, sweep_n));
     }
     return cudaSuccess;
 }
@@ -82,9 +85,9 @@ static cudaError_t bars_build(kit_bench *b)
 }
 static cudaError_t exp_bars(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "k=1 all=0 queries=0 dim=3", "query", bars_point));
-    KIT_TRY(with_axes(b, "k=8 all=0 queries=0 dim=3", "query", bars_point));
-    return with_axes(b, "k=1 all=0 queries=4099 dim=3", "build", bars_build);
+    KIT_TRY(with_axes(b, "k=1 all=0 queries=0 dim=3", "query", NULL, bars_point));
+    KIT_TRY(with_axes(b, "k=8 all=0 queries=0 dim=3", "query", NULL, bars_point));
+    return with_axes(b, "k=1 all=0 queries=4099 dim=3", "build", NULL, bars_build);
 }
 
 /* every named input at 10^6 (kNN k=8, 3D); the real clouds only from their package files.  The
@@ -112,12 +115,7 @@ static cudaError_t inputs_point(kit_bench *b)
 }
 static cudaError_t exp_inputs(kit_bench *b)
 {
-    const char *saved = b->cpus;
-    cudaError_t e;
-    b->cpus = "nanoflann,nanoflann-mt";
-    e = with_axes(b, "k=8 all=0 queries=0 dim=3", "query", inputs_point);
-    b->cpus = saved;
-    return e;
+    return with_axes(b, "k=8 all=0 queries=0 dim=3", "query", "nanoflann,nanoflann-mt", inputs_point);
 }
 
 /* k = 1, 2, 4 .. 32 at 10^6 (the document's Fig. 7.7 e-f) */
@@ -132,7 +130,7 @@ static cudaError_t exp_k(kit_bench *b)
     size_t i;
     for (i = 0; i < sizeof ks / sizeof *ks; i++) {
         snprintf(buf, sizeof buf, "k=%d all=0 queries=0 dim=3", ks[i]);
-        KIT_TRY(with_axes(b, buf, "query", k_point));
+        KIT_TRY(with_axes(b, buf, "query", NULL, k_point));
     }
     return cudaSuccess;
 }
@@ -146,7 +144,7 @@ static cudaError_t build_sweep(kit_bench *b)
 }
 static cudaError_t exp_build(kit_bench *b)
 {
-    return with_axes(b, "k=1 all=0 queries=4099 dim=3", "build", build_sweep);
+    return with_axes(b, "k=1 all=0 queries=4099 dim=3", "build", NULL, build_sweep);
 }
 
 /* s2's threads per block at 10^6, QNN and kNN k=8, then the main ladder in the same run */
@@ -162,8 +160,8 @@ static cudaError_t tpb_point(kit_bench *b)
 }
 static cudaError_t exp_tpb(kit_bench *b)
 {
-    KIT_TRY(with_axes(b, "k=1 all=0 queries=0 dim=3", "query", tpb_point));
-    return with_axes(b, "k=8 all=0 queries=0 dim=3", "query", tpb_point);
+    KIT_TRY(with_axes(b, "k=1 all=0 queries=0 dim=3", "query", NULL, tpb_point));
+    return with_axes(b, "k=8 all=0 queries=0 dim=3", "query", NULL, tpb_point);
 }
 
 static const kit_experiment experiments[] = {
