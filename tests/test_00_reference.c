@@ -366,6 +366,18 @@ static double toy_cost(const kit_ladder *L, size_t i, const kit_shape *sh)
 static const kit_ladder toy_ladder2 = {"toy2", "toy2", 1, NULL, &toy2, toy_step, toy_bytes, NULL, NULL, NULL,
                                        0, NULL, NULL, toy_cost};
 
+/* toy_ladder2 swept over the three sizes into cpu.csv at path (no GPU: its CPU rows), opened */
+static FILE *cpu_sweep(kit_bench *b, const size_t *sizes, const char *path)
+{
+    FILE *f;
+    cr_assert_eq(kit_bench_begin(b, "cpu"), cudaSuccess);
+    cr_assert_eq(kit_ladder_sweep_sizes(b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
+    kit_bench_end(b, 1);
+    f = fopen(path, "r");
+    cr_assert(f, "%s not written", path);
+    return f;
+}
+
 Test(ch00_reference, cpu_baselines_sizes_and_costs)
 {
     static const size_t sizes[] = {10, 1000, 77};
@@ -400,12 +412,8 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     b.outdir = dir;
     b.gpu = 0;
     b.quick = 1;
-    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
-    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
-    kit_bench_end(&b, 1);
     snprintf(path, sizeof path, "%s/cpu.csv", dir);
-    f = fopen(path, "r");
-    cr_assert(f);
+    f = cpu_sweep(&b, sizes, path);
     while (fgets(line, sizeof line, f)) {
         rows++;
         if (strncmp(line, "00,cpu-small,", 13) == 0) {
@@ -438,11 +446,7 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     cr_assert_eq(kit_phase_index(&toy2, "run"), -1);
     cr_assert_eq(kit_phase_index(&toy, NULL), -1);
     b.phase = "query";
-    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
-    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
-    kit_bench_end(&b, 1);
-    f = fopen(path, "r");
-    cr_assert(f);
+    f = cpu_sweep(&b, sizes, path);
     for (rows = 0, query = 0; fgets(line, sizeof line, f);) {
         rows++;
         if (strstr(line, ",query,")) query++;
@@ -455,11 +459,7 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     remove(path);
     /* an experiment that names its CPU rows: only those (of its phase) get rows */
     b.cpus = "missing,serial";
-    cr_assert_eq(kit_bench_begin(&b, "cpu"), cudaSuccess);
-    cr_assert_eq(kit_ladder_sweep_sizes(&b, &toy_ladder2, sizes, 3, "linear", 1, 0), cudaSuccess);
-    kit_bench_end(&b, 1);
-    f = fopen(path, "r");
-    cr_assert(f);
+    f = cpu_sweep(&b, sizes, path);
     for (rows = 0; fgets(line, sizeof line, f);) {
         rows++;
         cr_assert(rows == 1 || strncmp(line, "00,cpu-missing,", 15) == 0,
