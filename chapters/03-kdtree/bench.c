@@ -105,10 +105,11 @@ static cudaError_t inputs_point(kit_bench *b)
         if (in->arg != KNN_IN_CLOUD) continue;
         knn_cloud_points((knn_cloud)(int)in->value, &count, &full, &where);
         if (full) {
+            fprintf(stderr, "ch03 bench inputs: %s from %s (%zu points)\n", in->name, where, count);
             strncat(list, ",", sizeof list - strlen(list) - 1);
             strncat(list, in->name, sizeof list - strlen(list) - 1);
         } else {
-            fprintf(stderr, "ch03 bench inputs: %s skipped: %s (make deps-data)\n", in->name, where);
+            fprintf(stderr, "ch03 bench inputs: %s skipped: %s\n", in->name, where);
         }
     }
     return kit_ladder_sweep_sizes(b, &knn_ladder, million, 1, list, 1, cpu_max(b));

@@ -139,7 +139,7 @@ const float *knn_cloud_points(knn_cloud c, size_t *count, int *full, const char 
             else k->n = 0;
             k->full = 0;
             snprintf(k->where, sizeof k->where,
-                     "the committed sample (%zu points): %s not found (tools/knn-data.sh, or KNN_DATA=dir)",
+                     "the committed sample (%zu points): %s not found (make deps-data, or KNN_DATA=dir)",
                      d->nsample, d->file);
         }
         if (k->xyz) normalise(k->xyz, k->n);
