@@ -161,8 +161,9 @@ cudaError_t kit_fetch(void *host, const void *dev, size_t bytes, cudaStream_t s)
 void *kit_host_alloc(size_t bytes);
 /* Host work split over threads: fn(arg, k, parts) for k = 0 .. parts - 1, part 0 on the calling
  * thread, the others on their own threads (at most KIT_HOST_MAX_THREADS parts; a thread that
- * cannot be started has its part run by the caller), all finished on return.  kit_host_threads(): the online processors,
- * 1 to KIT_HOST_MAX_THREADS (reference answers and checks use them; CPU baselines stay on one core). */
+ * cannot be started has its part run by the caller), all finished on return.
+ * kit_host_threads(): the online processors, 1 to KIT_HOST_MAX_THREADS (reference answers and
+ * checks use them; CPU baselines stay on one core). */
 #define KIT_HOST_MAX_THREADS 16
 int kit_host_threads(void);
 /* How many parts host work over n elements is worth cutting into: 1 below 2^22 (starting threads

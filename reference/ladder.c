@@ -517,7 +517,6 @@ static int timed_phase(const kit_bench *b, const kit_problem *P)
 }
 
 /* one row per phase of step i (t NULL: untimed, verified says why) */
-
 static void step_rows(kit_bench *b, kit_ctx *c, size_t i, const kit_timing *t,
                       const char *verified)
 {

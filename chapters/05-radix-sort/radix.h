@@ -95,9 +95,9 @@ void radix_cpu_lsd(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                    size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
                    uint32_t *tmp_vals);
 /* The same sort with each pass split over `threads` chunks (1 .. KIT_HOST_MAX_THREADS) counted
- * and distributed in parallel (kit_host_parallel): the same output for any thread count.  Not a baseline (those
- * are one core): the reference answer at the contract's 2^31 + 5 keys, which one core needs a
- * minute for. */
+ * and distributed in parallel (kit_host_parallel): the same output for any thread count.  Not a
+ * baseline (those are one core): the reference answer at the contract's 2^31 + 5 keys, which one
+ * core needs a minute for. */
 void radix_cpu_lsd_mt(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                       size_t n, int type, int begin_bit, int end_bit, int digit_bits, void *tmp_keys,
                       uint32_t *tmp_vals, int threads);

@@ -74,7 +74,8 @@ static void lsd_pass(const void *src_k, void *dst_k, const uint32_t *src_v, uint
     a.count = count;
     memset(count, 0, (size_t)parts * sizeof *count);
     kit_host_parallel(lsd_count, &a, parts);
-    kit_part_offsets(&count[0][0], 256, parts); /* where each digit's keys of each part begin */
+    /* where each digit's keys of each part begin (rows of 256; digits past 1 << bits count 0) */
+    kit_part_offsets(&count[0][0], 256, parts);
     kit_host_parallel(lsd_distribute, &a, parts);
 }
 
