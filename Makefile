@@ -207,11 +207,16 @@ sanitize: all ## every step under compute-sanitizer memcheck, racecheck, syncche
 
 NCU ?= $(CUDA)/bin/ncu
 NCU_METRICS := gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__inst_executed.sum,sm__inst_executed.avg.per_cycle_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active
-profile: all ## Nsight Compute table per kernel of each step: time, DRAM bytes read and written, instructions, IPC, bank conflicts, occupancy (N=size)
+profile: all ## Nsight Compute table per kernel of each step: time, DRAM bytes read and written, instructions, IPC, bank conflicts, occupancy (N=size, INPUT=name); a chapter with a traffic.sh also writes plots/NN-topic/traffic.csv
 	@test -x $(NCU) || { echo "make profile: $(NCU) not found"; exit 2; }
 	@mkdir -p $(BUILD)/profile; st=0; for c in $(CHAPTERS); do id=$${c%%-*}; \
-	  $(NCU) --clock-control none --metrics $(NCU_METRICS) --csv $(BUILD)/bin/ch$$id profile $(if $(N),--n $(N)) >$(BUILD)/profile/ch$$id.csv 2>$(BUILD)/profile/ch$$id.log || st=1; \
+	  $(NCU) --clock-control none --metrics $(NCU_METRICS) --csv $(BUILD)/bin/ch$$id profile $(if $(N),--n $(N)) $(if $(INPUT),--input $(INPUT)) >$(BUILD)/profile/ch$$id.csv 2>$(BUILD)/profile/ch$$id.log || st=1; \
 	  tools/ncu-table.sh $(BUILD)/profile/ch$$id.csv || st=1; \
+	  if [ -x chapters/$$c/traffic.sh ]; then \
+	    if chapters/$$c/traffic.sh $(BUILD)/profile/ch$$id.csv $(BUILD)/bin/ch$$id "$(N)" "$(INPUT)" >plots/$$c/traffic.csv.tmp; \
+	    then mv plots/$$c/traffic.csv.tmp plots/$$c/traffic.csv; echo "wrote plots/$$c/traffic.csv (make plots CH=$$id draws it)"; \
+	    else rm -f plots/$$c/traffic.csv.tmp; st=1; fi; \
+	  fi; \
 	done; exit $$st
 
 exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)

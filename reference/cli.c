@@ -55,8 +55,9 @@ static int usage(const kit_chapter *c, FILE *f)
             "commands:\n"
             "  steps [--markdown]      list the step tables\n"
             "  bench [--exp A,B] [--input A,B] [--quick] [--out DIR] [--reps K] [--warmup W]\n"
-            "        [--max-log2 K] [--AXIS VALUE]\n"
+            "        [--max-log2 K] [--cpu measure|none] [--AXIS VALUE]\n"
             "                          run experiments, write one CSV each into DIR\n"
+            "                          (--cpu none: GPU rows only, no CPU baselines timed)\n"
             "  demo [--n SIZE] [--input NAME] [--AXIS VALUE]\n"
             "                          time and verify the ladder at one size (default %zu)\n"
             "  sanitize                verify every step at small sizes (for compute-sanitizer)\n"
@@ -282,7 +283,10 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         else if (!strcmp(a, "--reps") && int_arg(v, 1, 1000, &b.reps)) i++;
         else if (!strcmp(a, "--warmup") && int_arg(v, 0, 100, &b.warmup)) i++;
         else if (!strcmp(a, "--max-log2") && int_arg(v, 10, 34, &b.max_log2)) i++;
-        else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
+        else if (!strcmp(a, "--cpu") && v && (!strcmp(v, "none") || !strcmp(v, "measure"))) {
+            b.no_cpu = !strcmp(v, "none");
+            i++;
+        } else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
             if (r < 0) return 2;
             i++;
         } else {
@@ -587,7 +591,8 @@ static int cmd_profile(const kit_chapter *c, int argc, char **argv)
 
 /* Every step of every table under the contract (offset pointers, guards, exact scratch,
  * dirty scratch) at small odd sizes, every input of the main ladders' problems at the
- * first sizes: what compute-sanitizer watches (make sanitize). */
+ * first sizes, and every argument case of the tables' headers (allowed NULLs and aliases,
+ * refusals) at every shape the case lists: what compute-sanitizer watches (make sanitize). */
 static int cmd_sanitize(const kit_chapter *c)
 {
     static const size_t main_sizes[] = {0, 1, 31, 33, 1025, 65543};
@@ -607,7 +612,7 @@ static int cmd_sanitize(const kit_chapter *c)
             for (k = 0; k < nsizes; k++)
                 for (x = 0; x < (main_ladder && k == 2 ? L->P->ninputs : 1); x++) {
                     const kit_shape sh = kit_shape_default(L->P, sizes[k]);
-                    kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0, 0};
+                    kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0, 0, 0, (int)(k & 1)};
                     int ok = 0;
                     cudaError_t e;
                     if (sh.n > kit_step_max_n(L, i) || (L->step(L, i)->flags & KIT_TIMING_ONLY)) continue;
@@ -619,6 +624,28 @@ static int cmd_sanitize(const kit_chapter *c)
                         if (e != cudaSuccess && !kit_recover()) return 1;
                     }
                 }
+        /* the header's argument cases (kit_arg_case) at n = 33, every shape of each */
+        for (i = 0; i < L->count; i++)
+            for (k = 0; k < L->ncases; k++) {
+                const kit_shape base = kit_shape_default(L->P, 33);
+                kit_shape sh;
+                int j;
+                if (!kit_case_applies(L, i, k) || base.n > kit_step_max_n(L, i) ||
+                    (L->step(L, i)->flags & KIT_TIMING_ONLY))
+                    continue;
+                for (j = 0; kit_case_shape(L, k, j, &base, &sh); j++) {
+                    const kit_contract_opts o = {(size_t)(j & 1), (size_t)(j % 3), 0, 0, (int)k + 1, j & 1};
+                    int ok = 0;
+                    const cudaError_t e = kit_contract_step(L, i, &sh, &L->P->inputs[0], 91 + (uint64_t)j, &o, &ok,
+                                                            msg, sizeof msg);
+                    checked++;
+                    if (e != cudaSuccess || !ok) {
+                        bad++;
+                        fprintf(stderr, "ch%s %s\n", c->id, msg);
+                        if (e != cudaSuccess && !kit_recover()) return 1;
+                    }
+                }
+            }
     }
     printf("ch%s sanitize: %zu step runs verified, %zu failed\n", c->id, checked, bad);
     return bad ? 1 : 0;

@@ -1,7 +1,8 @@
 /* contract.c - the contract every public step keeps, checked from the problem's
  * declaration alone: any element-aligned pointer, guard zones around every buffer,
  * exactly scratch_bytes of scratch, inputs left unchanged, a second run on dirty scratch,
- * a created non-blocking stream behind a busy kernel, refusal past the largest n. */
+ * a created non-blocking stream behind a busy kernel, refusal past the largest n, and the
+ * argument cases a chapter's header allows or refuses (kit_arg_case). */
 #include "kit.h"
 
 #include <stdio.h>
@@ -96,21 +97,73 @@ static cudaError_t alloc_guarded(cbuf *b, size_t bytes, size_t off)
     return cudaMalloc((void **)&b->base, b->total);
 }
 
-/* poison every output (and its guards), run all phases on stream s */
-static cudaError_t run_once(contract *k, cudaStream_t s, int poison_scratch)
+/* phase ph of the step, as the default call or as argument case c (>= 0) makes it */
+static cudaError_t call_phase(const contract *k, int c, int ph, void *const *p, cudaStream_t s)
 {
-    void *p[KIT_MAX_BUFS];
+    void *scr = k->scratch.bytes ? k->scratch.base + k->scratch.off : NULL;
+    if (c < 0) return k->L->run(k->L, k->step, ph, p, &k->sh, scr, s);
+    return k->L->run_case(k->L, k->step, c, ph, p, &k->sh, scr, s);
+}
+
+/* the buffers' payload addresses; outputs (and their guards) poisoned first */
+static cudaError_t place(contract *k, void **p, cudaStream_t s, int poison_scratch)
+{
     size_t b;
-    int ph;
     for (b = 0; b < k->P->nbufs; b++) {
         if (k->P->bufs[b].role == KIT_OUT) KIT_TRY(kit_poison(k->dev[b].base, k->dev[b].total, s));
         p[b] = k->dev[b].base + k->dev[b].off;
     }
     if (poison_scratch && k->scratch.base) KIT_TRY(kit_poison(k->scratch.base, k->scratch.total, s));
-    for (ph = 0; ph < kit_nphases(k->P); ph++)
-        KIT_TRY(k->L->run(k->L, k->step, ph, p, &k->sh,
-                          k->scratch.bytes ? k->scratch.base + k->scratch.off : NULL, s));
+    return cudaSuccess;
+}
+
+/* poison every output (and its guards), run all phases on stream s (argument case c, or the
+ * default call when c < 0) */
+static cudaError_t run_once(contract *k, int c, cudaStream_t s, int poison_scratch)
+{
+    void *p[KIT_MAX_BUFS];
+    int ph;
+    KIT_TRY(place(k, p, s, poison_scratch));
+    for (ph = 0; ph < kit_nphases(k->P); ph++) KIT_TRY(call_phase(k, c, ph, p, s));
     return cudaGetLastError();
+}
+
+/* A refusal case: the phases in order until one returns; it must return the case's code (the
+ * ones before it cudaSuccess), leave no launch error, and every output and guard poisoned. */
+static cudaError_t refused(contract *k, int c, cudaStream_t s, int *ok, char *msg, size_t len)
+{
+    const kit_arg_case *ac = &k->L->cases[c];
+    void *p[KIT_MAX_BUFS];
+    unsigned char *h = NULL;
+    cudaError_t r = cudaSuccess;
+    size_t b;
+    int ph;
+    *ok = 1;
+    KIT_TRY(place(k, p, s, 1));
+    for (ph = 0; ph < kit_nphases(k->P) && r == cudaSuccess; ph++) r = call_phase(k, c, ph, p, s);
+    if (r != ac->want) {
+        snprintf(msg, len, "returned %s (phase %s), the header names %s", cudaGetErrorName(r),
+                 kit_phase_name(k->P, ph - 1), cudaGetErrorName(ac->want));
+        *ok = 0;
+        return cudaSuccess;
+    }
+    KIT_TRY(cudaGetLastError());
+    KIT_TRY(cudaStreamSynchronize(s));
+    for (b = 0; b < k->P->nbufs && *ok; b++) {
+        const cbuf *d = &k->dev[b];
+        size_t j;
+        if (k->P->bufs[b].role != KIT_OUT) continue;
+        if (!(h = (unsigned char *)malloc(d->total))) return cudaErrorMemoryAllocation;
+        r = kit_fetch(h, d->base, d->total, s);
+        if (r == cudaSuccess && (j = first_bad(h, d->total)) < d->total) {
+            snprintf(msg, len, "returned %s but wrote %s (byte %zd from its start)", cudaGetErrorName(ac->want),
+                     k->P->bufs[b].name, (ptrdiff_t)j - (ptrdiff_t)d->off);
+            *ok = 0;
+        }
+        free(h);
+        KIT_TRY(r);
+    }
+    return cudaSuccess;
 }
 
 /* fetch and judge: outputs vs reference, every guard, inputs unchanged */
@@ -150,6 +203,7 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
                               int *ok, char *msg, size_t len)
 {
     const kit_problem *P = L->P;
+    const int c = o->arg_case - 1; /* -1: the default call */
     contract k;
     cudaStream_t s = 0, busy = 0;
     cudaEvent_t ev = 0;
@@ -159,6 +213,7 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
     *ok = 0;
     if (msg && len) msg[0] = '\0';
     if (i >= L->count || P->nbufs > KIT_MAX_BUFS) return cudaErrorInvalidValue;
+    if (c >= 0 && ((size_t)c >= L->ncases || !L->run_case)) return cudaErrorInvalidValue;
     memset(&k, 0, sizeof k);
     k.L = L;
     k.P = P;
@@ -167,7 +222,8 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
     /* host side: inputs and reference, as a context makes them */
     for (b = 0; b < P->nbufs; b++) {
         const size_t bytes = kit_buf_count(P, b, sh) * P->bufs[b].elem;
-        const size_t off = o->offset_elems * P->bufs[b].elem + (P->bufs[b].elem == 1 ? o->offset_bytes : 0);
+        const size_t off = (o->offset_elems + (o->stagger ? b % 4 : 0)) * P->bufs[b].elem +
+                           (P->bufs[b].elem == 1 ? o->offset_bytes : 0);
         k.want.buf[b] = kit_host_alloc(bytes);
         if (!k.want.buf[b]) { e = cudaErrorMemoryAllocation; goto out; }
         if ((e = alloc_guarded(&k.dev[b], bytes, off)) != cudaSuccess) goto out;
@@ -201,20 +257,29 @@ cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh
         if ((e = kit_busy(s, 2.0)) != cudaSuccess) goto out;
         if ((e = kit_busy(busy, 4.0)) != cudaSuccess) goto out;
     }
+    if (c >= 0 && L->cases[c].want != cudaSuccess) { /* a refusal: one call, nothing written */
+        e = refused(&k, c, s, ok, inner, sizeof inner);
+        goto out;
+    }
     /* first run: fresh (poisoned) scratch */
-    if ((e = run_once(&k, s, 1)) != cudaSuccess) goto out;
+    if ((e = run_once(&k, c, s, 1)) != cudaSuccess) goto out;
     if ((e = judge(&k, s, "first run", ok, inner, sizeof inner)) != cudaSuccess || !*ok) goto out;
     if (o->single) goto out;
     /* second run: the scratch as the first run left it */
-    if ((e = run_once(&k, s, 0)) != cudaSuccess) goto out;
+    if ((e = run_once(&k, c, s, 0)) != cudaSuccess) goto out;
     e = judge(&k, s, "second run on dirty scratch", ok, inner, sizeof inner);
 out:
     if (e != cudaSuccess || !*ok) {
         const kit_step_info *st = L->step(L, i);
         char sz[32];
-        snprintf(msg, len, "%s %s (%s), n=%s, offsets %zu elements + %zu bytes%s: %s", L->id,
-                 st->name, st->param, kit_size_str(sh->n, sz, sizeof sz), o->offset_elems,
-                 o->offset_bytes, o->busy_stream ? ", non-blocking stream behind a busy kernel" : "",
+        char shs[128], cs[KIT_MSG];
+        cs[0] = '\0';
+        if (c >= 0) snprintf(cs, sizeof cs, ", case \"%s\" (%s)", L->cases[c].name, L->cases[c].header);
+        kit_shape_str(P, sh, shs, sizeof shs);
+        snprintf(msg, len, "%s %s (%s), n=%s%s%s, offsets %zu elements%s + %zu bytes%s%s: %s", L->id,
+                 st->name, st->param, kit_size_str(sh->n, sz, sizeof sz), shs[0] ? " " : "", shs,
+                 o->offset_elems, o->stagger ? " (+ b mod 4 for buffer b)" : "", o->offset_bytes,
+                 o->busy_stream ? ", non-blocking stream behind a busy kernel" : "", cs,
                  e != cudaSuccess ? cudaGetErrorString(e) : inner);
     }
     if (ev) cudaEventDestroy(ev);
@@ -222,6 +287,21 @@ out:
     if (s) cudaStreamSynchronize(s), cudaStreamDestroy(s);
     contract_free(&k);
     return e;
+}
+
+int kit_case_applies(const kit_ladder *L, size_t i, size_t c)
+{
+    const char *steps = c < L->ncases ? L->cases[c].steps : NULL;
+    if (c >= L->ncases || !L->run_case) return 0;
+    if (steps && steps[0] == '!') return !kit_name_in_list(steps + 1, L->step(L, i)->name);
+    return kit_name_in_list(steps, L->step(L, i)->name);
+}
+
+int kit_case_shape(const kit_ladder *L, size_t c, int j, const kit_shape *sh, kit_shape *out)
+{
+    *out = *sh;
+    if (!L->cases[c].shape) return j == 0;
+    return L->cases[c].shape(L->P, j, out);
 }
 
 cudaError_t kit_contract_refusal(const kit_ladder *L, size_t i, int *ok, char *msg, size_t len)

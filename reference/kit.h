@@ -92,7 +92,7 @@ typedef struct kit_step_info {
     const char *exercise; /* exercise id when the step is an exercise, else NULL */
     kit_step_kind kind;
     cudaError_t (*describe)(kit_kernel_desc *d); /* NULL when there is no single kernel */
-    unsigned flags;       /* KIT_TIMING_ONLY, KIT_UNORDERED (0 for most steps) */
+    unsigned flags;       /* KIT_TIMING_ONLY, KIT_UNORDERED, KIT_OWN_ORDER (0 for most steps) */
     size_t max_n;         /* largest n the step takes (0: its problem's max_n); past it the
                              step returns cudaErrorInvalidValue before any launch */
 } kit_step_info;
@@ -103,6 +103,9 @@ typedef struct kit_step_info {
 /* The step's output order is not the CPU's (atomics): the problem's compare() checks it
  * as a set.  Steps without it must keep the CPU's order. */
 #define KIT_UNORDERED 2u
+/* The step's output is fully ordered, but in an order of its own that the problem's compare()
+ * knows and its header documents (chapter 05's CUB yardsticks: -0.0 and +0.0 are equal keys). */
+#define KIT_OWN_ORDER 4u
 
 /* ---------------------------------------------------------------- timing */
 
@@ -277,6 +280,28 @@ typedef struct kit_buffer {
 typedef struct kit_problem kit_problem;
 typedef struct kit_ladder kit_ladder;
 
+/* A call that a step's header allows or refuses beyond the one the harness makes by default:
+ * a pointer the header says may be NULL, an alias it allows (queries == points), a misaligned
+ * pointer or an argument out of range that it refuses.  Each chapter lists its cases in one
+ * table beside its step table (kit_ladder.cases), and its run_case() makes call c; the contract
+ * suite (kit_contract_step with kit_contract_opts.arg_case) tries every case on every step it
+ * applies to:
+ *   want == cudaSuccess: an allowed call.  It keeps the whole contract (guards, exact scratch,
+ *     inputs unchanged, a second run on dirty scratch) and writes the reference's bytes.
+ *   want != cudaSuccess: a refusal.  Some phase returns exactly want (the phases before it
+ *     cudaSuccess, none after it is called), no launch error is left behind, and every output
+ *     and guard still holds its poison: nothing was launched that wrote. */
+typedef struct kit_arg_case {
+    const char *name;   /* short, for messages: "queries NULL" */
+    const char *header; /* the header's promise it tests, in a few words: "knn.h: all = 1: ..." */
+    cudaError_t want;   /* cudaSuccess, or the code the header names for the refusal */
+    const char *steps;  /* the steps it applies to, comma-separated names ("!a,b": every step but
+                           a and b); NULL: every step */
+    /* shape j = 0, 1, ... of the case, made from the default shape in *sh (n already set):
+     * 1, or 0 past its last shape.  NULL: the default shape alone. */
+    int (*shape)(const kit_problem *P, int j, kit_shape *sh);
+} kit_arg_case;
+
 /* Host views of the buffers, in declaration order: in[k] for inputs, and for outputs
  * the CPU reference (want) or what a step wrote (got). */
 typedef struct kit_host {
@@ -353,6 +378,12 @@ struct kit_ladder {
     /* relative work of step i at shape sh, for the budget's estimate of a full run from a
      * timed prefix (NULL: proportional to n); e.g. n * queries for a brute-force search */
     double (*cost)(const kit_ladder *L, size_t i, const kit_shape *sh);
+    /* the argument cases of the steps' header (kit_arg_case; may be 0), and the call of case c
+     * (0 .. ncases - 1) of phase ph of step i, like run() otherwise */
+    const kit_arg_case *cases;
+    size_t ncases;
+    cudaError_t (*run_case)(const kit_ladder *L, size_t i, int c, int ph, void *const *dev,
+                            const kit_shape *sh, void *scratch, cudaStream_t s);
 };
 
 /* The kit's word patterns (kit_pattern) as named inputs, arg = the pattern, in enum order. */
@@ -436,17 +467,26 @@ typedef struct kit_contract_opts {
     size_t offset_bytes; /* extra byte offset for buffers of 1-byte elements (0..15) */
     int busy_stream;     /* run on a created non-blocking stream behind a busy kernel */
     int single;          /* one run only (no second run on dirty scratch): huge sizes */
+    int arg_case;        /* 0: the default call; c + 1: argument case c of the ladder */
+    int stagger;         /* buffer b gets (b mod 4) more elements of offset: the pointers'
+                            alignments differ from each other (headers allow any, independently) */
 } kit_contract_opts;
 
 /* The contract every public step keeps, checked at one shape: buffers placed at the given
  * offsets with guard zones before and after every one of them, the scratch exactly
  * scratch_bytes with a guard after it; outputs poisoned; one run compared with the CPU
  * reference, the inputs left unchanged, every guard intact; then a second run on the
- * dirty scratch (outputs poisoned again) compared again.  ok = 0 and a message naming the
- * step, n and the offsets on any failure; a CUDA error is returned. */
+ * dirty scratch (outputs poisoned again) compared again.  With o->arg_case, the call is that
+ * argument case's (run_case); a refusal case is judged as kit_arg_case says, one run only.
+ * ok = 0 and a message naming the step, n, the offsets and the case on any failure; a CUDA
+ * error is returned. */
 cudaError_t kit_contract_step(const kit_ladder *L, size_t i, const kit_shape *sh,
                               const kit_input *in, uint64_t seed, const kit_contract_opts *o,
                               int *ok, char *msg, size_t len);
+/* 1 when argument case c of L applies to step i (its steps list names it, or has none). */
+int kit_case_applies(const kit_ladder *L, size_t i, size_t c);
+/* Shape j of case c, from sh (n kept): 1 and *out set, or 0 past the case's last shape. */
+int kit_case_shape(const kit_ladder *L, size_t c, int j, const kit_shape *sh, kit_shape *out);
 /* Past the step's largest n: the run must return cudaErrorInvalidValue without a launch
  * (checked on small real buffers). */
 cudaError_t kit_contract_refusal(const kit_ladder *L, size_t i, int *ok, char *msg, size_t len);
@@ -477,6 +517,7 @@ typedef struct kit_bench {
     const char *phase;    /* set by an experiment: time only this phase (its step rows and the CPU
                            * rows of that phase; the phases before it run in the check, untimed); NULL: all */
     const char *cpus;     /* set by an experiment: the CPU rows it times, by name ("a,b"); NULL: all */
+    int no_cpu;           /* --cpu none: no CPU rows at all (the reference still checks every step) */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */

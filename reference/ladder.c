@@ -673,7 +673,7 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
     const kit_problem *P = c->P;
     char name[64], shape[256], unit[64];
     size_t v;
-    for (v = 0; v < P->ncpu; v++) {
+    for (v = 0; v < P->ncpu && !b->no_cpu; v++) {
         const kit_cpu *u = &P->cpu[v];
         kit_timing t;
         kit_row r;

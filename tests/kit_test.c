@@ -168,6 +168,34 @@ static void big_progress(const kit_ladder *L, size_t i, double seconds)
     fclose(f);
 }
 
+/* The argument cases of the ladder's header that apply to step i (kit_arg_case), at each of the
+ * case's shapes: an allowed call at n = 0, 1, 33 and 1023 (tuning tables: 33), aligned and
+ * offset; a refusal at n = 1 and 33 (tuning tables: 33). */
+static void expect_cases(const kit_ladder *L, size_t i, int main_ladder)
+{
+    static const size_t ok_main[] = {0, 1, 33, 1023}, no_main[] = {1, 33}, tune[] = {33};
+    const size_t max = kit_step_max_n(L, i);
+    size_t c, k;
+    int j;
+    for (c = 0; c < L->ncases; c++) {
+        const int allowed = L->cases[c].want == cudaSuccess;
+        const size_t *sizes = !main_ladder ? tune : allowed ? ok_main : no_main;
+        const size_t nsizes = !main_ladder ? 1 : allowed ? 4 : 2;
+        if (!kit_case_applies(L, i, c)) continue;
+        for (k = 0; k < nsizes; k++) {
+            const kit_shape base = kit_shape_default(L->P, sizes[k]);
+            kit_shape sh;
+            if (sizes[k] > max) continue;
+            for (j = 0; kit_case_shape(L, c, j, &base, &sh); j++) {
+                const kit_contract_opts aligned = {0, 0, 0, 0, (int)c + 1};
+                const kit_contract_opts offset = {1, 1 + (size_t)j % 15, 0, 0, (int)c + 1, j & 1};
+                contract_at(L, i, &sh, &L->P->inputs[0], 900 + k + 10 * (uint64_t)j, &aligned);
+                if (allowed) contract_at(L, i, &sh, &L->P->inputs[0], 950 + k + 10 * (uint64_t)j, &offset);
+            }
+        }
+    }
+}
+
 void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full)
 {
     /* 0, 1, small primes, around warp / block / tile sizes, a large prime, 2^20 + 7 */
@@ -184,7 +212,7 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
     for (k = 0; k < nsizes && !big_only; k++) {
         const kit_shape sh = kit_shape_default(P, sizes[k]);
         const kit_contract_opts aligned = {0, 0, 0, 0};
-        const kit_contract_opts offset = {1, 1 + (k * 5) % 15, 0, 0};
+        const kit_contract_opts offset = {1, 1 + (k * 5) % 15, 0, 0, 0, (int)(k & 1)};
         const kit_contract_opts busy = {1, 3, 1, 0};
         if (sh.n > max) continue;
         /* every input at the small sizes, the default input above */
@@ -194,8 +222,10 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
         }
         if (k == nsizes - 1 || sizes[k] == 1023) contract_at(L, i, &sh, &P->inputs[0], 700 + k, &busy);
     }
-    if (!big_only)
+    if (!big_only) {
         cr_assert(kit_contract_refusal(L, i, &ok, msg, sizeof msg) == cudaSuccess && ok, "%s", msg);
+        expect_cases(L, i, main_ladder);
+    }
     if (full && main_ladder && max >= ((size_t)1 << 31) + 5 && in_big_shard(i)) {
         const kit_shape sh = kit_shape_default(P, ((size_t)1 << 31) + 5);
         const kit_contract_opts offset = {1, 7, 0, 1};

@@ -67,8 +67,10 @@ int kit_test_cmp_u32(const void *a, const void *b);
  * 1..15 bytes for byte buffers), guards around every buffer, exactly scratch_bytes of
  * scratch, inputs unchanged, dirty scratch, a non-blocking stream behind a busy kernel,
  * sizes 0, 1, odd and prime sizes around tile boundaries, every input at the small
- * sizes, the refusal of the first n past the step's largest, and (full = 1, when the GPU
- * has the memory) n = 2^31 + 5.  Main ladders get every size, tuning tables a few. */
+ * sizes, the refusal of the first n past the step's largest, every argument case of the
+ * ladder's header that applies to the step (kit_arg_case: allowed NULLs and aliases must match
+ * the reference, refusals must return their code and write nothing), and (full = 1, when the
+ * GPU has the memory) n = 2^31 + 5.  Main ladders get every size, tuning tables a few. */
 void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int full);
 
 /* One Criterion test per step of every table of a chapter (each in its own process:

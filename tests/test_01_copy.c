@@ -1,5 +1,6 @@
 /* test_01_copy.c - chapter 01: CPU baselines, every GPU step and tuning
  * variant against them, the Row DASk on unaligned ranges, and the exercises. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,34 @@ Test(ch01_cpu, step_tables_are_consistent)
     cr_assert_eq(copy_ladder.count, COPY_NSTEPS);
     cr_assert_eq(copy_ilp_ladder.count, 80);
     cr_assert_eq(copy_tbs_ladder.count, 32);
+}
+
+/* copy.h's size limits are the step tables' max_n (the contract suite asks for the refusal of
+ * max_n + 1): one block per data block, at most 2^31 - 1 blocks */
+Test(ch01_cpu, largest_n_is_the_headers)
+{
+    const size_t g = 2147483647u;
+    size_t i;
+    cr_assert_eq(kit_step_max_n(&copy_ladder, 0), 32 * g, "s0");
+    for (i = 1; i <= 3; i++)
+        cr_assert_eq(kit_step_max_n(&copy_ladder, i), 512 * g, "%s", copy_steps[i].info.name);
+    cr_assert_eq(kit_step_max_n(&copy_ladder, 4), SIZE_MAX, "s4: no limit");
+    cr_assert_eq(kit_step_max_n(&copy_ladder, 5), SIZE_MAX, "s5: no limit");
+    cr_assert_eq(kit_step_max_n(&copy_ladder, 6), 1024 * g, "s6 (tbs 256, nvec 1)");
+    cr_assert_eq(kit_step_max_n(&copy_ladder, 7), SIZE_MAX, "cudaMemcpy: no limit");
+    for (i = 0; i < COPY_ILP_NVARIANTS; i++) /* nWork 1..16, 5 batches each, 128 threads */
+        cr_assert_eq(kit_step_max_n(&copy_ilp_ladder, i), 128 * (i / 5 + 1) * g, "%s", copy_ilp_variants[i].info.param);
+    for (i = 0; i < COPY_TBS_NVARIANTS; i++) /* 32 (i + 1) threads x nWork 4 */
+        cr_assert_eq(kit_step_max_n(&copy_tbs_ladder, i), 32 * (i + 1) * 4 * g, "%s", copy_tbs_variants[i].info.param);
+    for (i = 0; i < COPY_RES_NVARIANTS; i++)
+        cr_assert_eq(kit_step_max_n(&copy_res_ladder, i), 512 * g, "%s", copy_res_variants[i].info.param);
+    for (i = 0; i < COPY_HOPPER_NVARIANTS; i++) { /* tbs 128 << (i / 8), nvec 1 << (i % 4) */
+        const size_t vec = 4 * ((size_t)128 << (i / 8)) * ((size_t)1 << (i % 4));
+        const size_t want = vec < 1024 ? vec * g + 3 : 1024 * g;
+        cr_assert_eq(kit_step_max_n(&copy_hopper_ladder, i), want, "%s", copy_hopper_variants[i].info.param);
+    }
+    for (i = 0; i < copy_map_ladder.count; i++)
+        cr_assert_eq(kit_step_max_n(&copy_map_ladder, i), 1024 * g, "map %s", copy_map_ladder.step(&copy_map_ladder, i)->name);
 }
 
 /* ------------------------------------------------------------------ GPU */

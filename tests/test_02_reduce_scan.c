@@ -3,6 +3,8 @@
  * maps, inclusive and exclusive) against them, the tuning tables, the contract of every
  * step, repeated runs on the same scratch, n = 2^28, and the exercises. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +129,34 @@ Test(ch02_cpu, step_tables_are_consistent)
         cr_assert_str_eq(rs_brown_reduce_pairs[i].info.param, want);
         cr_assert_str_eq(rs_brown_scan_pairs[i].info.param, want);
     }
+}
+
+/* reduce_scan.h's size limits are the step tables' max_n (the contract suite asks for the refusal
+ * of max_n + 1): grids of at most 2^31 - 1 blocks */
+Test(ch02_cpu, largest_n_is_the_headers)
+{
+    static const size_t per_block_reduce[RS_REDUCE_NSTEPS] = {256, 256, 256, 512, 512}; /* r0..r4; 0: none */
+    static const size_t per_block_scan[RS_SCAN_NSTEPS] = {512, 512, 1024};             /* s0..s2 */
+    const size_t g = 2147483647u;
+    size_t i, l;
+    for (i = 0; i < RS_REDUCE_NSTEPS; i++)
+        cr_assert_eq(kit_step_max_n(&rs_reduce_ladder, i), per_block_reduce[i] ? per_block_reduce[i] * g : SIZE_MAX,
+                     "%s", rs_reduce_steps[i].info.name);
+    for (i = 0; i < RS_SCAN_NSTEPS; i++) {
+        const size_t want = i == RS_SCAN_BEST ? 4096 * g - 1 : per_block_scan[i] ? per_block_scan[i] * g : SIZE_MAX;
+        cr_assert_eq(kit_step_max_n(&rs_scan_ladder, i), want, "%s", rs_scan_steps[i].info.name);
+        cr_assert_eq(kit_step_max_n(&rs_scan_affine_ladder, i), want, "%s (affine)", rs_scan_steps[i].info.name);
+    }
+    for (i = 0; i < RS_S4_NVARIANTS; i++) { /* uint32 tiles of tbs x items, lo <= 3 */
+        int tbs = 0, items = 0;
+        cr_assert_eq(sscanf(rs_s4_variants[i].info.param, "tbs=%d items=%d", &tbs, &items), 2);
+        cr_assert_eq(rs_s4_ladder.step(&rs_s4_ladder, i)->max_n, (size_t)tbs * (size_t)items * g - 3, "s4 %s",
+                     rs_s4_variants[i].info.param);
+    }
+    for (l = 6; l < RS_NLADDERS - 1; l++) /* Brown's tables and r8's: no limit */
+        for (i = 0; i < rs_ladders[l]->count; i++)
+            cr_assert_eq(kit_step_max_n(rs_ladders[l], i), SIZE_MAX, "%s %s", rs_ladders[l]->id,
+                         rs_ladders[l]->step(rs_ladders[l], i)->param);
 }
 
 /* The CPU baselines run through every type and mode on a host-only context (no device

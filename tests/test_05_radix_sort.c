@@ -223,12 +223,35 @@ Test(ch05_cpu, argument_checks)
     cr_assert_eq(radix_check(in, out, vi, vo, RADIX_MAX_N + 1, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0),
                  cudaErrorInvalidValue);
     cr_assert_eq(radix_check(in, out, vi, vo, 1000, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 999), cudaErrorInvalidValue);
+    cr_assert_eq(radix_check(in, out, vi, vo, RADIX_MAX_N, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0), cudaSuccess,
+                 "max_n = 0: RADIX_MAX_N");
+    cr_assert_eq(radix_check(NULL, out, NULL, NULL, 1, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue,
+                 "NULL keys_in");
+    cr_assert_eq(radix_check(in, NULL, NULL, NULL, 1, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue,
+                 "NULL keys_out");
+    cr_assert_eq(radix_check(in, out, vi, NULL, 1, RADIX_U32, 0, 32, scr, RADIX_TYPES32, 0), cudaErrorInvalidValue,
+                 "values in without values out");
+    cr_assert_eq(radix_check(NULL, NULL, NULL, NULL, 0, RADIX_U32, 0, 32, NULL, RADIX_TYPES32, 0), cudaSuccess,
+                 "n = 0: no pointer needed");
 }
 
 Test(ch05_cpu, step_tables_are_consistent)
 {
     size_t l;
-    for (l = 0; l < RADIX_NLADDERS; l++) kit_expect_table(radix_ladders[l]);
+    for (l = 0; l < RADIX_NLADDERS; l++) {
+        const kit_ladder *L = radix_ladders[l];
+        size_t i;
+        kit_expect_table(L);
+        for (i = 0; i < L->count; i++) { /* radix.h: the yardsticks, and only they, sort in CUB's order */
+            const kit_step_info *s = L->step(L, i);
+            const int yard = s->kind == KIT_STEP_YARDSTICK;
+            cr_assert_eq(s->flags & (KIT_OWN_ORDER | KIT_UNORDERED), yard ? KIT_OWN_ORDER : 0u,
+                         "%s %s: flags 0x%x (want KIT_OWN_ORDER on the yardsticks only, never KIT_UNORDERED)",
+                         L->id, s->name, s->flags);
+            cr_assert_eq(kit_step_max_n(L, i), RADIX_MAX_N, "%s %s: largest n (radix.h: RADIX_MAX_N)", L->id,
+                         s->name);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ GPU */

@@ -264,6 +264,18 @@ Test(ch07_cpu, argument_checks)
                  "scratch 256-byte aligned");
     cr_assert_eq(compact_check(in, fl, out, cnt, COMPACT_MAX_N + 1, 0, (const char *)scr + 1), cudaErrorInvalidValue,
                  "the size is checked before the alignment");
+    /* unique has no predicate: any mode 0 .. 3, flags never needed (compact.h) */
+    for (mode = 0; mode <= COMPACT_MODE_MAX; mode++)
+        cr_assert_eq(compact_check_unique(in, out, cnt, 100, mode, scr), cudaSuccess, "unique, mode %d, no flags",
+                     mode);
+    cr_assert_eq(compact_check_unique(in, out, cnt, 100, -1, scr), cudaErrorInvalidValue);
+    cr_assert_eq(compact_check_unique(in, out, cnt, 100, COMPACT_MODE_MAX + 1, scr), cudaErrorInvalidValue);
+    cr_assert_eq(compact_check_unique(in, out, cnt, COMPACT_MAX_N + 1, 0, scr), cudaErrorInvalidValue);
+    cr_assert_eq(compact_check_unique(in, out, NULL, 0, COMPACT_FLAGGED, scr), cudaErrorInvalidValue,
+                 "unique: the count is always written");
+    cr_assert_eq(compact_check_unique(NULL, out, cnt, 1, COMPACT_FLAGGED, scr), cudaErrorInvalidValue);
+    cr_assert_eq(compact_check_unique((const uint32_t *)((const char *)in + 2), out, cnt, 100, 3, scr),
+                 cudaErrorMisalignedAddress);
 }
 
 Test(ch07_cpu, step_tables_are_consistent)

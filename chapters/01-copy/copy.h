@@ -12,13 +12,21 @@
  *              requires a uint32_t * to be aligned).
  *   size       n = 0 does nothing.  No step overflows for any n that fits in
  *              memory; a grid may not exceed 2^31 - 1 blocks, so the one-block-
- *              per-data-block steps refuse, with cudaErrorInvalidValue before any
- *              launch, every n above (2^31 - 1) x (words per block):
+ *              per-data-block steps have a largest n, the step table's max_n (the
+ *              COPY_*_MAX_N below), and refuse every n past it with
+ *              cudaErrorInvalidValue before any launch, whatever the pointers:
  *              s0: 32 x (2^31 - 1); s1, s2, s3 (ladder): 512 x (2^31 - 1);
- *              s3 tables: tbs x nWork x (2^31 - 1); s6: about 4 x tbs x nvec x (2^31 - 1)
- *              (1024 x (2^31 - 1) on the differently-misaligned path);
- *              map_*: 1024 x (2^31 - 1).  s4, s5 and cudaMemcpy have no limit.
- *              (The smallest, 2^36 words, is 256 GiB: more than any GPU holds.) */
+ *              s3 tables: tbs x nWork x (2^31 - 1); s6 and its tables:
+ *              min(4 x tbs x nvec x (2^31 - 1) + 3, 1024 x (2^31 - 1)), the smallest
+ *              over its paths (16-byte vectors: tbs x nvec vectors per block, and
+ *              with both pointers 16-byte aligned the 3 words past the last vector
+ *              ride along; differently misaligned: 1024 words per block), so
+ *              512 x (2^31 - 1) + 3 for the table's two tbs 128 x nvec 1 entries and
+ *              1024 x (2^31 - 1) for every other (the ladder step: tbs 256, nvec 1);
+ *              map_fill, map_gather, map_scatter: 1024 x (2^31 - 1).  s4, s5 and
+ *              cudaMemcpy have none (max_n 0, and COPY_MAX_N is 0: no limit).
+ *              (The smallest, s0's 32 x (2^31 - 1) words, is just under 256 GiB: more
+ *              than any GPU holds.) */
 #ifndef KIT_COPY_H
 #define KIT_COPY_H
 
@@ -86,6 +94,22 @@ cudaError_t map_gather_describe(kit_kernel_desc *d);
 cudaError_t map_scatter_describe(kit_kernel_desc *d);
 void map_cpu_gather(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
 void map_cpu_scatter(const uint32_t *in, const uint32_t *idx, uint32_t *out, size_t n);
+
+/* ---- size limits: the largest n of the steps that launch one block per data block (their
+ * step table entries' max_n, and what each step's run checks; see `size` above) */
+#define COPY_GRID_MAX ((size_t)0x7FFFFFFF) /* blocks in a grid: 2^31 - 1 */
+/* one block per `words` words */
+#define COPY_BLOCKS_MAX_N(words) ((size_t)(words) * COPY_GRID_MAX)
+#define COPY_S0_MAX_N COPY_BLOCKS_MAX_N(32)          /* 32 threads x 1 word */
+#define COPY_BLOCK_DASK_MAX_N COPY_BLOCKS_MAX_N(512) /* s1, s2, s3: 128 threads x nWork 4 */
+/* s6's kernel at tbs threads x nvec vectors: the smaller of its vector path (aligned pointers,
+ * the smallest over alignments: 4 x tbs x nvec x (2^31 - 1) + 3) and its 4-byte path (1024 words
+ * per block) */
+#define COPY_S6_MAX_N(tbs, nvec)                                                                  \
+    (4 * (size_t)(tbs) * (nvec) < 1024 ? COPY_BLOCKS_MAX_N(4 * (size_t)(tbs) * (nvec)) + 3       \
+                                       : COPY_BLOCKS_MAX_N(1024))
+#define COPY_S6_STEP_MAX_N COPY_S6_MAX_N(256, 1) /* the ladder step: tbs 256, nvec 1 */
+#define COPY_MAP_MAX_N COPY_BLOCKS_MAX_N(1024)   /* map_fill, map_gather, map_scatter: 256 x 4 */
 
 /* ---- the problem and ladders for the harness (steps.c) */
 #define COPY_MAX_N 0 /* no limit but memory: sizes and indices are 64-bit */

@@ -11,6 +11,7 @@
 #define MAP_TBS 256
 #define MAP_NWORK 4
 #define MAP_DBS ((size_t)MAP_TBS * MAP_NWORK)
+static_assert(COPY_MAP_MAX_N == COPY_BLOCKS_MAX_N(MAP_DBS), "copy.h's COPY_MAP_MAX_N: one block per data block");
 
 __device__ __forceinline__ size_t map_first_item()
 {
@@ -47,7 +48,7 @@ __global__ void __launch_bounds__(MAP_TBS)
 extern "C" cudaError_t map_fill(uint32_t *out, uint32_t value, size_t n, cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
-    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
+    if (n > COPY_MAP_MAX_N) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
     map_fill_kernel<<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(out, value, n);
     return cudaGetLastError();
 }
@@ -56,7 +57,7 @@ extern "C" cudaError_t map_gather(const uint32_t *in, const uint32_t *idx, uint3
                                   cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
-    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
+    if (n > COPY_MAP_MAX_N) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
     map_index_kernel<false><<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(in, idx, out, n);
     return cudaGetLastError();
 }
@@ -65,7 +66,7 @@ extern "C" cudaError_t map_scatter(const uint32_t *in, const uint32_t *idx, uint
                                    size_t n, cudaStream_t s)
 {
     if (n == 0) return cudaSuccess;
-    if (!kit_blocks_for(n, MAP_DBS)) return cudaErrorInvalidValue;
+    if (n > COPY_MAP_MAX_N) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
     map_index_kernel<true><<<kit_blocks_for(n, MAP_DBS), MAP_TBS, 0, s>>>(in, idx, out, n);
     return cudaGetLastError();
 }

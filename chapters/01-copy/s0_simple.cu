@@ -19,14 +19,15 @@ __global__ void __launch_bounds__(S0_TBS) copy_simple_kernel(const uint32_t *in,
     if (i < n) out[i] = in[i];
 }
 
+static_assert(COPY_S0_MAX_N == COPY_BLOCKS_MAX_N(S0_TBS), "copy.h's COPY_S0_MAX_N: one word per thread");
+
 extern "C" cudaError_t copy_s0_simple(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                       cudaStream_t s)
 {
-    const unsigned grid = kit_blocks_for(n, S0_TBS);
     (void)scratch;
     if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
-    copy_simple_kernel<<<grid, S0_TBS, 0, s>>>(in, out, n);
+    if (n > COPY_S0_MAX_N) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_simple_kernel<<<kit_blocks_for(n, S0_TBS), S0_TBS, 0, s>>>(in, out, n);
     return cudaGetLastError();
 }
 

@@ -28,14 +28,15 @@ __global__ void __launch_bounds__(S2_TBS) copy_unroll_kernel(const uint32_t *in,
         if (mine + 32 * k < n) out[mine + 32 * k] = in[mine + 32 * k];
 }
 
+static_assert(COPY_BLOCK_DASK_MAX_N == COPY_BLOCKS_MAX_N(S2_DBS), "copy.h's COPY_BLOCK_DASK_MAX_N: s2's data block");
+
 extern "C" cudaError_t copy_s2_unroll(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                       cudaStream_t s)
 {
-    const unsigned grid = kit_blocks_for(n, S2_DBS);
     (void)scratch;
     if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
-    copy_unroll_kernel<<<grid, S2_TBS, 0, s>>>(in, out, n);
+    if (n > COPY_BLOCK_DASK_MAX_N) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_unroll_kernel<<<kit_blocks_for(n, S2_DBS), S2_TBS, 0, s>>>(in, out, n);
     return cudaGetLastError();
 }
 

@@ -28,14 +28,16 @@ __global__ void __launch_bounds__(TBS) copy_batch_kernel(const uint32_t *in, uin
         copy_items<NWORK, BATCH, RC_HI>(in + idx, out + idx, idx, 0, n - 1);
 }
 
+/* the largest n of an instantiation (its table entry's max_n): one block per TBS x NWORK words */
+#define S3_MAX_N(TBS, NWORK) COPY_BLOCKS_MAX_N((size_t)(TBS) * (NWORK))
+
 template <int TBS, int NWORK, int BATCH>
 static cudaError_t launch_batch(const uint32_t *in, uint32_t *out, size_t n, size_t smem,
                                 cudaStream_t s)
 {
-    const unsigned grid = kit_blocks_for(n, (size_t)TBS * NWORK);
     if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
-    copy_batch_kernel<TBS, NWORK, BATCH><<<grid, TBS, smem, s>>>(in, out, n);
+    if (n > S3_MAX_N(TBS, NWORK)) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    copy_batch_kernel<TBS, NWORK, BATCH><<<kit_blocks_for(n, (size_t)TBS * NWORK), TBS, smem, s>>>(in, out, n);
     return cudaGetLastError();
 }
 
@@ -60,6 +62,7 @@ static cudaError_t describe_batch(kit_kernel_desc *d)
 #define S3_TBS 128
 #define S3_NWORK 4
 #define S3_BATCH 4
+static_assert(COPY_BLOCK_DASK_MAX_N == S3_MAX_N(S3_TBS, S3_NWORK), "copy.h's COPY_BLOCK_DASK_MAX_N: s3's data block");
 
 extern "C" cudaError_t copy_s3_batch(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                      cudaStream_t s)
@@ -77,7 +80,7 @@ extern "C" cudaError_t copy_s3_describe(kit_kernel_desc *d)
 /* ---- Fig. 5.8: nWork 1..16 x {interleaved (what unrolling gives), batches of 2, 4, 8, 16} */
 #define ILP(NW, B, LABEL)                                                                       \
     {{"s3_batch", "nWork=" #NW " batch=" LABEL, "nWork x batch sweep", S3_FILE, NULL,           \
-      KIT_STEP_GPU, describe_batch<128, NW, B>},                                                \
+      KIT_STEP_GPU, describe_batch<128, NW, B>, 0, S3_MAX_N(128, NW)},                          \
      NULL, run_batch<128, NW, B>}
 #define ILP_ROW(NW)                                                                             \
     ILP(NW, 1, "interleaved"), ILP(NW, 2, "2"), ILP(NW, 4, "4"), ILP(NW, 8, "8"), ILP(NW, 16, "16")
@@ -91,7 +94,7 @@ extern "C" const copy_step copy_ilp_variants[] = {
 /* ---- Fig. 5.10: block size 32..1024 in steps of one warp (nWork = 4, batch 4) */
 #define TBS(T)                                                                                  \
     {{"s3_batch", "tbs=" #T, "block size sweep", S3_FILE, NULL, KIT_STEP_GPU,                  \
-      describe_batch<T, 4, 4>},                                                                 \
+      describe_batch<T, 4, 4>, 0, S3_MAX_N(T, 4)},                                              \
      NULL, run_batch<T, 4, 4>}
 #define TBS8(A, B, C, D, E, F, G, H) TBS(A), TBS(B), TBS(C), TBS(D), TBS(E), TBS(F), TBS(G), TBS(H)
 
@@ -106,7 +109,7 @@ static cudaError_t residency_smem(int R, size_t *bytes)
 {
     static size_t cache[33];
     static int known[33];
-    if (R < 1 || R > 32) return cudaErrorInvalidValue;
+    if (R < 1 || R > 32) return cudaErrorInvalidValue; /* a guard of cache[]: the table's R are 1..16 */
     if (!known[R]) {
         KIT_TRY(kit_force_residency((const void *)copy_batch_kernel<S3_TBS, S3_NWORK, S3_BATCH>,
                                     S3_TBS, 0, R, &cache[R]));
@@ -122,6 +125,7 @@ static cudaError_t run_resident(const uint32_t *in, uint32_t *out, size_t n, voi
 {
     size_t smem = 0;
     (void)scratch;
+    if (n > S3_MAX_N(S3_TBS, S3_NWORK)) return cudaErrorInvalidValue; /* before the occupancy queries */
     KIT_TRY(residency_smem(R, &smem));
     return launch_batch<S3_TBS, S3_NWORK, S3_BATCH>(in, out, n, smem, s);
 }
@@ -135,7 +139,7 @@ static cudaError_t describe_resident(kit_kernel_desc *d)
 
 #define RES(R)                                                                                  \
     {{"s3_batch", "forced=" #R, "forced resident blocks per SM", S3_FILE, NULL, KIT_STEP_GPU,   \
-      describe_resident<R>},                                                                    \
+      describe_resident<R>, 0, S3_MAX_N(S3_TBS, S3_NWORK)},                                     \
      NULL, run_resident<R>}
 
 extern "C" const copy_step copy_res_variants[] = {

@@ -18,7 +18,8 @@
  * boundary, and block 0 also copies the 1..3 words before it (PEEL).  Differently
  * misaligned: no 16-byte access can serve both sides, so a 4-byte copy with
  * s3's batched body (copy_words_kernel).  A pointer that is not 4-byte aligned
- * is refused with cudaErrorMisalignedAddress before any launch. */
+ * is refused with cudaErrorMisalignedAddress before any launch, an n past COPY_S6_MAX_N
+ * (copy.h) with cudaErrorInvalidValue. */
 #include "copy.h"
 #include "kit_cuda.cuh"
 
@@ -93,6 +94,12 @@ __global__ void __launch_bounds__(WORDS_TBS)
     }
 }
 
+/* The largest n, the same for every pointer (copy.h's COPY_S6_MAX_N, the tables' max_n): with
+ * D = TBS x NVEC vectors per block, the vector path takes n up to 4 D (2^31 - 1) + 3 with both
+ * pointers 16-byte aligned (n / 4 vectors) and up to 3 words more after a head of 1..3 words; the
+ * 4-byte path takes 1024 (2^31 - 1).  A run refuses every n past the smallest of them. */
+static_assert((size_t)WORDS_TBS * WORDS == 1024, "copy.h's COPY_S6_MAX_N: 1024 words per block on the 4-byte path");
+
 template <int TBS, int NVEC, bool STREAM>
 static cudaError_t run_vec(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                           cudaStream_t s)
@@ -100,20 +107,18 @@ static cudaError_t run_vec(const uint32_t *in, uint32_t *out, size_t n, void *sc
     const unsigned mi = (unsigned)((uintptr_t)in & 15u), mo = (unsigned)((uintptr_t)out & 15u);
     (void)scratch;
     if (n == 0) return cudaSuccess;
+    if (n > COPY_S6_MAX_N(TBS, NVEC)) return cudaErrorInvalidValue; /* whatever the pointers */
     if ((mi | mo) & 3u) return cudaErrorMisalignedAddress; /* not a uint32_t address */
     if (mi != mo) {                                          /* no common 16-byte grid */
-        const unsigned grid = kit_blocks_for(n, (size_t)WORDS_TBS * WORDS);
-        if (!grid) return cudaErrorInvalidValue;
-        copy_words_kernel<<<grid, WORDS_TBS, 0, s>>>(in, out, n);
+        copy_words_kernel<<<kit_blocks_for(n, (size_t)WORDS_TBS * WORDS), WORDS_TBS, 0, s>>>(in, out, n);
         return cudaGetLastError();
     }
     const size_t head = mi ? ((16u - mi) / 4u < n ? (16u - mi) / 4u : n) : 0; /* words to the boundary */
     const size_t nv = (n - head) / 4;
     const unsigned tail = (unsigned)((n - head) % 4);
-    const unsigned grid = nv ? kit_blocks_for(nv, (size_t)TBS * NVEC) : 1u;
+    const unsigned grid = nv ? kit_blocks_for(nv, (size_t)TBS * NVEC) : 1u; /* > 0: n <= the limit */
     const uint32_t *vin = in + head;
     uint32_t *vout = out + head;
-    if (!grid) return cudaErrorInvalidValue;
     if (head == 0)
         copy_vec_kernel<TBS, NVEC, STREAM, false><<<grid, TBS, 0, s>>>(
             (const uint4 *)vin, (uint4 *)vout, nv, vin + 4 * nv, vout + 4 * nv, tail, NULL, NULL, 0u);
@@ -137,6 +142,7 @@ static cudaError_t describe_vec(kit_kernel_desc *d)
 #define S6_TBS 256
 #define S6_NVEC 1
 #define S6_STREAM false
+static_assert(COPY_S6_STEP_MAX_N == COPY_S6_MAX_N(S6_TBS, S6_NVEC), "copy.h's COPY_S6_STEP_MAX_N: the step's knobs");
 
 extern "C" cudaError_t copy_s6_hopper(const uint32_t *in, uint32_t *out, size_t n, void *scratch,
                                       cudaStream_t s)
@@ -152,7 +158,8 @@ extern "C" cudaError_t copy_s6_describe(kit_kernel_desc *d)
 /* ---- the `hopper` experiment: block size x vectors per thread x cache hints */
 #define VEC(T, V, S, LABEL)                                                                    \
     {{"s6_hopper", "tbs=" #T " nvec=" #V " hint=" LABEL, "16-byte copy variants",             \
-      "chapters/01-copy/s6_hopper.cu", NULL, KIT_STEP_GPU, describe_vec<T, V, S>},             \
+      "chapters/01-copy/s6_hopper.cu", NULL, KIT_STEP_GPU, describe_vec<T, V, S>, 0,           \
+      COPY_S6_MAX_N(T, V)},                                                                     \
      NULL, run_vec<T, V, S>}
 #define VEC_ROW(T)                                                                             \
     VEC(T, 1, false, "default"), VEC(T, 2, false, "default"), VEC(T, 4, false, "default"),     \

@@ -24,16 +24,30 @@
  *   scratch    scratch_bytes(n) bytes at a cudaMalloc'd address (256-byte
  *              aligned) are enough for every type, mode and pointer alignment;
  *              nothing past them is written.  The CUB yardsticks refuse NULL
- *              scratch and, should CUB ever want more than scratch_bytes(n) for a
- *              call, return cudaErrorInvalidValue before any launch.
+ *              scratch when n > 0 (CUB would take it for a size query) and,
+ *              should CUB ever want more than scratch_bytes(n) for a call, return
+ *              cudaErrorInvalidValue before any launch.
  *   size       n = 0: a reduce writes 0 to out, a scan does nothing.  No index
- *              overflows for any n that fits in memory.  Limits, each refused with
- *              cudaErrorInvalidValue before any launch (all far beyond any GPU's
- *              memory): r0, r1, r2: n > 256 x (2^31 - 1); r3, r4: 512 x (2^31 - 1);
- *              s0, s1: 512 x (2^31 - 1); s2: 1024 x (2^31 - 1); s4: n + lo >
- *              tile x (2^31 - 1), lo = in's misalignment in elements (0..3), tile =
- *              tbs x items (8192 uint32 / 4096 affine for the ladder step).  r5, r6, r7, r8, s3 and CUB (64-bit counts past
- *              INT_MAX) have none. */
+ *              overflows for any n that fits in memory.  Each step takes every n up
+ *              to its largest, the step table's max_n (RS_MAX_N_<step> below; 0: no
+ *              limit but memory), and refuses every n past it with
+ *              cudaErrorInvalidValue before any launch, whatever the pointers (all
+ *              far beyond any GPU's memory).  The steps whose grid covers the input
+ *              once, one block per PER_BLOCK elements, stop where the grid would pass
+ *              2^31 - 1 blocks: r0, r1, r2: 256 x (2^31 - 1); r3, r4, s0, s1:
+ *              512 x (2^31 - 1); s2: 1024 x (2^31 - 1).  s4 lays tiles of tbs x items
+ *              elements (8192 uint32, 4096 affine for the ladder step) on a grid
+ *              shifted by lo = in's misalignment in elements (0 .. 16 / element
+ *              bytes - 1), so it needs ceil((n + lo) / tile) <= 2^31 - 1 tiles; its limit is
+ *              the smallest over element types and alignments: 4096 x (2^31 - 1) - 1
+ *              for the ladder step (affine, lo = 1), tile x (2^31 - 1) - 3 for each
+ *              tuning variant (uint32 only, lo = 3).  r5, r6, r7, r8, s3, their tuning
+ *              tables and CUB (64-bit counts past INT_MAX) have none.
+ *   other      The tuning tables are uint32 only (run_affine / run_f32 NULL; the
+ *              ladder adaptor in steps.c answers cudaErrorNotSupported for such a
+ *              call), and their scans (rs_brown_scan_*, rs_s4_variants) exclusive
+ *              only: an inclusive call returns cudaErrorNotSupported before any
+ *              launch. */
 #ifndef RS_REDUCE_SCAN_H
 #define RS_REDUCE_SCAN_H
 
@@ -71,6 +85,27 @@ static inline KIT_HD rs_affine rs_affine_identity(void)
     r.b = 0u;
     return r;
 }
+
+/* ------------------------------------------------------------ size limits */
+
+/* The largest n of each ladder step (its step table's max_n; 0: no limit but memory), the one
+ * definition that steps.c's table and the step's own refusal read; each .cu checks it against
+ * its kernel's knobs at compile time. */
+#define RS_GRID_MAX ((size_t)0x7FFFFFFF) /* blocks in a grid: 2^31 - 1 */
+#define RS_MAX_N_r0 ((size_t)256 * RS_GRID_MAX)  /* 256 elements per block */
+#define RS_MAX_N_r1 ((size_t)256 * RS_GRID_MAX)
+#define RS_MAX_N_r2 ((size_t)256 * RS_GRID_MAX)
+#define RS_MAX_N_r3 ((size_t)512 * RS_GRID_MAX)  /* 256 threads x 2 */
+#define RS_MAX_N_r4 ((size_t)512 * RS_GRID_MAX)
+#define RS_MAX_N_r5 0
+#define RS_MAX_N_r6 0
+#define RS_MAX_N_r7 0
+#define RS_MAX_N_r8 0
+#define RS_MAX_N_s0 ((size_t)512 * RS_GRID_MAX)  /* 512 threads x 1 */
+#define RS_MAX_N_s1 ((size_t)512 * RS_GRID_MAX)  /* 256 threads x 2 */
+#define RS_MAX_N_s2 ((size_t)1024 * RS_GRID_MAX) /* 256 threads x 4 */
+#define RS_MAX_N_s3 0
+#define RS_MAX_N_s4 ((size_t)4096 * RS_GRID_MAX - 1) /* affine tiles of 4096, lo <= 1 */
 
 /* ---------------------------------------------------------------- the steps */
 

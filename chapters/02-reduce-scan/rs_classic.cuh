@@ -51,7 +51,7 @@ cudaError_t reduce_passes(const T *in, T *out, size_t n, void *scratch, cudaStre
     for (int k = 0;; k ^= 1) {
         const size_t g = pass_blocks(n, per_block, grid_cap);
         T *dst = g == 1 ? out : buf[k];
-        if (g > (size_t)INT_MAX) return cudaErrorInvalidValue;
+        if (g > (size_t)INT_MAX) return cudaErrorInvalidValue; /* a guard: the steps refuse such n first */
         kernel<<<(unsigned)g, tbs, 0, s>>>(src, dst, n);
         KIT_TRY(cudaGetLastError());
         if (g == 1) return cudaSuccess;
@@ -153,7 +153,7 @@ cudaError_t scan_then_fan(const typename Op::T *in, typename Op::T *out, size_t 
     typedef typename Op::T T;
     if (n == 0) return cudaSuccess;
     const size_t tiles = ceil_div(n, PB);
-    if (tiles > (size_t)INT_MAX) return cudaErrorInvalidValue;
+    if (tiles > (size_t)INT_MAX) return cudaErrorInvalidValue; /* a guard: the steps refuse such n first */
     T *sums = tiles > 1 ? scratch : NULL;
     KIT_TRY(tiles_user(in, out, n, sums, s));
     if (tiles == 1) return cudaSuccess;
@@ -166,19 +166,24 @@ cudaError_t scan_then_fan(const typename Op::T *in, typename Op::T *out, size_t 
 } // namespace rs
 
 /* The host side of the classic steps: run, scratch and the extern "C" entry points.
- * One block per PER_BLOCK inputs, in passes (r0-r4): */
+ * One block per PER_BLOCK inputs, in passes (r0-r4); the largest n is reduce_scan.h's
+ * RS_MAX_N_<id> (the step table's max_n), checked here against PER_BLOCK: */
 #define RS_PASSES_STEP(id, KERNEL, TBS, PER_BLOCK)                                               \
+    static_assert(RS_MAX_N_##id == (size_t)(PER_BLOCK) * RS_GRID_MAX,                            \
+                  "reduce_scan.h's RS_MAX_N_" #id " is PER_BLOCK x (2^31 - 1)");                  \
     template <class Op>                                                                          \
     static cudaError_t id##_run(const typename Op::T *in, typename Op::T *out, size_t n,         \
                                 void *scratch, cudaStream_t s)                                   \
     {                                                                                            \
+        if (n > RS_MAX_N_##id) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */   \
         return rs::reduce_passes(in, out, n, scratch, s, KERNEL<Op>, TBS, PER_BLOCK, 0);         \
     }                                                                                            \
     static size_t id##_scratch(size_t n) { return 4 * rs::reduce_scratch_elems(n, PER_BLOCK, 0); } \
     RS_REDUCE_ENTRY_POINTS(id, id##_run, id##_scratch, KERNEL<rs::AddU32>, TBS, 0)
 
-/* a resident grid, at least MIN_PER_THREAD inputs per thread (r5, r6): */
+/* a resident grid, at least MIN_PER_THREAD inputs per thread (r5, r6; no limit): */
 #define RS_GRID_STEP(id, KERNEL, TBS, MIN_PER_THREAD)                                            \
+    static_assert(RS_MAX_N_##id == 0, "reduce_scan.h: a resident grid has no limit");            \
     template <class Op>                                                                          \
     static cudaError_t id##_run(const typename Op::T *in, typename Op::T *out, size_t n,         \
                                 void *scratch, cudaStream_t s)                                   \
@@ -195,8 +200,11 @@ cudaError_t scan_then_fan(const typename Op::T *in, typename Op::T *out, size_t 
     }                                                                                            \
     RS_REDUCE_ENTRY_POINTS(id, id##_run, id##_scratch, KERNEL<rs::AddU32>, TBS, 0)
 
-/* scan-then-fan, KERNEL<Op, EXCL>(in, out, n, sums) scanning tiles of PB with TBS threads (s0-s2): */
+/* scan-then-fan, KERNEL<Op, EXCL>(in, out, n, sums) scanning tiles of PB with TBS threads (s0-s2);
+ * the largest n is RS_MAX_N_<id>, checked against PB: */
 #define RS_FAN_STEP(id, KERNEL, TBS, PB)                                                         \
+    static_assert(RS_MAX_N_##id == (size_t)(PB) * RS_GRID_MAX,                                   \
+                  "reduce_scan.h's RS_MAX_N_" #id " is PB x (2^31 - 1)");                         \
     template <class Op, bool EXCL>                                                               \
     static cudaError_t id##_tiles(const typename Op::T *in, typename Op::T *out, size_t n,       \
                                   typename Op::T *sums, cudaStream_t s)                          \
@@ -208,6 +216,7 @@ cudaError_t scan_then_fan(const typename Op::T *in, typename Op::T *out, size_t 
     static cudaError_t id##_run(const typename Op::T *in, typename Op::T *out, size_t n,         \
                                 void *scratch, cudaStream_t s)                                   \
     {                                                                                            \
+        if (n > RS_MAX_N_##id) return cudaErrorInvalidValue; /* more than 2^31 - 1 tiles */    \
         return rs::scan_then_fan<Op, PB>(in, out, n, (typename Op::T *)scratch, s,               \
                                          id##_tiles<Op, true>, id##_tiles<Op, EXCL>);            \
     }                                                                                            \

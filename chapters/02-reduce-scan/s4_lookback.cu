@@ -259,6 +259,11 @@ size_t s4_scratch_for(size_t n)
     return 256 + TileStatus<T>::bytes(rs::ceil_div(most, tile_elems<T, TBS, ITEMS4>()));
 }
 
+/* The largest n of an instantiation for elements T: its tiles, on the grid shifted by lo <= 16 /
+ * sizeof(T) - 1, must fit a grid of 2^31 - 1 blocks, whatever the alignment */
+template <class T, int TBS, int ITEMS4>
+constexpr size_t s4_max_n_for() { return tile_elems<T, TBS, ITEMS4>() * (size_t)INT_MAX - (16 / sizeof(T) - 1); }
+
 template <int TBS, int ITEMS4>
 size_t s4_scratch_any(size_t n)
 {
@@ -280,7 +285,7 @@ cudaError_t s4_run(const typename Op::T *in, typename Op::T *out, size_t n, void
     void *status = (char *)scratch + 256;
     if (n == 0) return cudaSuccess;
     if ((ai | ao) % sizeof(T)) return cudaErrorMisalignedAddress; /* not an element's address */
-    if (tiles > (size_t)INT_MAX) return cudaErrorInvalidValue;
+    if (tiles > (size_t)INT_MAX) return cudaErrorInvalidValue; /* a guard: the callers refuse such n first */
     KIT_TRY(cudaMemsetAsync(scratch, 0, 256 + TileStatus<T>::bytes(tiles), s));
     if (mode == M_ALIGNED)
         s4_kernel<Op, TBS, ITEMS4, LOAD, DELAY, EXCL><<<(unsigned)tiles, TBS, 0, s>>>(
@@ -294,21 +299,30 @@ cudaError_t s4_run(const typename Op::T *in, typename Op::T *out, size_t n, void
     return cudaGetLastError();
 }
 
+/* the ladder step takes both element types, so its largest n (reduce_scan.h's RS_MAX_N_s4, the
+ * step table's) is the smaller of the two, refused alike for both and every alignment */
+static_assert(RS_MAX_N_s4 == (s4_max_n_for<uint32_t, S4_TBS, S4_ITEMS>() < s4_max_n_for<rs_affine, S4_TBS, S4_ITEMS>()
+                                  ? s4_max_n_for<uint32_t, S4_TBS, S4_ITEMS>()
+                                  : s4_max_n_for<rs_affine, S4_TBS, S4_ITEMS>()),
+              "reduce_scan.h's RS_MAX_N_s4 is the smallest limit over element types and alignments");
+
 template <class Op, bool EXCL>
 cudaError_t s4_main(const typename Op::T *in, typename Op::T *out, size_t n, void *scratch,
                     cudaStream_t s)
 {
+    if (n > RS_MAX_N_s4) return cudaErrorInvalidValue;
     return s4_run<Op, S4_TBS, S4_ITEMS, S4_LOAD, S4_DELAY, EXCL>(in, out, n, scratch, s);
 }
 
 size_t s4_scratch(size_t n) { return s4_scratch_any<S4_TBS, S4_ITEMS>(n); }
 
-/* tuning tables: uint32, exclusive only */
+/* tuning tables: uint32, exclusive only; the largest n is s4_max_n_for<uint32_t> (the table's max_n) */
 template <int TBS, int ITEMS4, int LOAD, int DELAY>
 cudaError_t s4_variant(const uint32_t *in, uint32_t *out, size_t n, int exclusive, void *scratch,
                        cudaStream_t s)
 {
     if (!exclusive) return cudaErrorNotSupported;
+    if (n > s4_max_n_for<uint32_t, TBS, ITEMS4>()) return cudaErrorInvalidValue;
     return s4_run<rs::AddU32, TBS, ITEMS4, LOAD, DELAY, true>(in, out, n, scratch, s);
 }
 
@@ -321,7 +335,8 @@ RS_SCAN_ENTRY_POINTS(s4, s4_main, s4_scratch,
 #define S4V(T, I, L, D, LABEL)                                                                  \
     {{"s4_lookback", "tbs=" #T " items=" #I " load=" LABEL " delay=" #D,                       \
       "block size x items x load scheme x back-off", "chapters/02-reduce-scan/s4_lookback.cu",  \
-      NULL, KIT_STEP_GPU, rs::describe<s4_kernel<rs::AddU32, T, I, L, D, true>, T>},           \
+      NULL, KIT_STEP_GPU, rs::describe<s4_kernel<rs::AddU32, T, I, L, D, true>, T>, 0,         \
+      s4_max_n_for<uint32_t, T, I>()},                                                          \
      s4_scratch_for<uint32_t, T, I>, s4_variant<T, I, L, D>, NULL}
 #define S4T(T, I) S4V(T, I, LOAD_TRANSPOSE, 0, "transpose")
 

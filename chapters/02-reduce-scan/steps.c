@@ -9,46 +9,43 @@
 #define F(x) "chapters/02-reduce-scan/" x
 #define X(x) "$(IMPL)/02-reduce-scan/" x
 
-/* PER_BLOCK: elements per block of a step whose grid covers the input once (r0-r4, s0-s2):
- * past PER_BLOCK * INT_MAX elements the grid would exceed 2^31 - 1 blocks, and the step
- * refuses n before any launch; 0: no limit but memory */
-#define REDUCE_STEP(id, name, param, what, file, exercise, PER_BLOCK)                         \
-    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0,                  \
-      (size_t)(PER_BLOCK) * INT_MAX},                                                          \
+/* max_n: reduce_scan.h's RS_MAX_N_<id>, the largest n the step takes (0: no limit but memory);
+ * the step refuses every n past it before any launch */
+#define REDUCE_STEP(id, name, param, what, file, exercise)                                    \
+    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0, RS_MAX_N_##id}, \
      rs_##id##_scratch, rs_##id##_u32, rs_##id##_f32}
-#define SCAN_STEP(id, name, param, what, file, exercise, PER_BLOCK)                           \
-    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0,                  \
-      (size_t)(PER_BLOCK) * INT_MAX},                                                          \
+#define SCAN_STEP(id, name, param, what, file, exercise)                                      \
+    {{name, param, what, file, exercise, KIT_STEP_GPU, rs_##id##_describe, 0, RS_MAX_N_##id}, \
      rs_##id##_scratch, rs_##id##_u32, rs_##id##_affine}
 
 const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS] = {
     REDUCE_STEP(r0, "r0_interleaved", "tbs=256 1/thread",
                 "interleaved addressing: threads tid % 2s == 0 add a neighbour (divergent warps)",
-                F("r0_interleaved.cu"), NULL, 256),
+                F("r0_interleaved.cu"), NULL),
     REDUCE_STEP(r1, "r1_strided", "tbs=256 1/thread",
                 "index 2*s*tid: whole warps idle, no divergence, but bank conflicts",
-                F("r1_strided.cu"), NULL, 256),
+                F("r1_strided.cu"), NULL),
     REDUCE_STEP(r2, "r2_sequential", "tbs=256 1/thread",
                 "sequential addressing: fold the upper half onto the lower, conflict-free",
-                F("r2_sequential.cu"), NULL, 256),
+                F("r2_sequential.cu"), NULL),
     REDUCE_STEP(r3, "r3_first_add", "tbs=256 2/thread",
                 "first add during load: two elements per thread, half the blocks",
-                F("r3_first_add.cu"), NULL, 512),
+                F("r3_first_add.cu"), NULL),
     REDUCE_STEP(r4, "r4_warp_unroll", "tbs=256 2/thread",
                 "last warp unrolled with __syncwarp, tree unrolled at compile time",
-                F("r4_warp_unroll.cu"), NULL, 512),
+                F("r4_warp_unroll.cu"), NULL),
     REDUCE_STEP(r5, "r5_many_items", "tbs=256 grid=SMs*resident",
                 "many elements per thread: a resident grid strides over the input, two passes",
-                F("r5_many_items.cu"), NULL, 0),
+                F("r5_many_items.cu"), NULL),
     REDUCE_STEP(r6, "r6_warp_shuffle", "tbs=256 grid=SMs*resident",
                 "block reduce with warp shuffles: no shared-memory tree, one barrier",
-                X("r6_warp_shuffle.cu"), "ex02_warp_reduce", 0),
+                X("r6_warp_shuffle.cu"), "ex02_warp_reduce"),
     REDUCE_STEP(r7, "r7_row_dask", "nWarps=3 nWork=8 bc=pad",
                 "Brown's Run-Reduce on the Row DASk: order kept (runs in registers), 2 kernels",
-                F("r7_row_dask.cu"), NULL, 0),
+                F("r7_row_dask.cu"), NULL),
     REDUCE_STEP(r8, "r8_hopper", "tbs=256 unroll=4 (16-byte loads)",
                 "one pass: 16-byte loads, resident grid, last block adds the partials",
-                F("r8_hopper.cu"), NULL, 0),
+                F("r8_hopper.cu"), NULL),
     {{"cub_reduce", "cub::DeviceReduce::Sum", "yardstick: CUB DeviceReduce::Sum",
       "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      rs_yard_cub_reduce_scratch, rs_yard_cub_reduce_u32, rs_yard_cub_reduce_f32},
@@ -57,19 +54,19 @@ const rs_reduce_step rs_reduce_steps[RS_REDUCE_NSTEPS] = {
 const rs_scan_step rs_scan_steps[RS_SCAN_NSTEPS] = {
     SCAN_STEP(s0, "s0_hillis_steele", "tbs=512 1/thread",
               "Hillis-Steele block scan in shared memory, scan-then-fan across blocks (4n)",
-              F("s0_hillis_steele.cu"), NULL, 512),
+              F("s0_hillis_steele.cu"), NULL),
     SCAN_STEP(s1, "s1_blelloch", "tbs=256 2/thread",
               "Blelloch up-sweep/down-sweep block scan (work-efficient), scan-then-fan",
-              F("s1_blelloch.cu"), NULL, 512),
+              F("s1_blelloch.cu"), NULL),
     SCAN_STEP(s2, "s2_warp_scan", "tbs=256 4/thread",
               "runs in registers + warp-shuffle block scan, scan-then-fan",
-              X("s2_warp_scan.cu"), "ex02_block_scan", 1024),
+              X("s2_warp_scan.cu"), "ex02_block_scan"),
     SCAN_STEP(s3, "s3_row_dask", "nWarps=5 nWork=4 bc=pad",
               "Brown's Reduce-then-Scan on the Row DASk: 3n traffic, 3 kernels",
-              F("s3_row_dask.cu"), NULL, 0),
+              F("s3_row_dask.cu"), NULL),
     SCAN_STEP(s4, "s4_lookback", "tbs=128 items=64 load=transpose delay=0",
               "single pass with decoupled look-back: 2n traffic, 16-byte accesses",
-              F("s4_lookback.cu"), NULL, 0),
+              F("s4_lookback.cu"), NULL),
     {{"cub_scan", "cub::DeviceScan", "yardstick: CUB DeviceScan (ExclusiveSum, InclusiveSum, *Scan)",
       "chapters/02-reduce-scan/yardsticks.cu", NULL, KIT_STEP_YARDSTICK, NULL},
      rs_yard_cub_scan_scratch, rs_yard_cub_scan_u32, rs_yard_cub_scan_affine},
@@ -193,29 +190,62 @@ static size_t rs_scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
     return f ? f(sh->n) : 0;
 }
 
-static cudaError_t rs_run(const kit_ladder *L, size_t i, int ph, void *const *dev,
-                          const kit_shape *sh, void *scratch, cudaStream_t s)
+/* What reduce_scan.h allows or refuses beyond the harness's default call, beside the step
+ * tables: the contract suite tries each case on the steps it names (kit_arg_case).  The ladders
+ * take the first RS_NCASES_MAIN; the exclusive-only tuning tables all of them. */
+enum { RS_CASE_IN_MIS = 0, RS_CASE_OUT_MIS, RS_CASE_SCRATCH_NULL, RS_CASE_INCLUSIVE, RS_NCASES };
+#define RS_NCASES_MAIN RS_CASE_INCLUSIVE
+#define RS_VEC_STEPS "r8_hopper,s4_lookback"
+static const kit_arg_case rs_cases[RS_NCASES] = {
+    [RS_CASE_IN_MIS] = {"in + half an element", "reduce_scan.h: r8 and s4 refuse an address not aligned to its element",
+                        cudaErrorMisalignedAddress, RS_VEC_STEPS, NULL},
+    [RS_CASE_OUT_MIS] = {"out + half an element", "reduce_scan.h: r8 and s4 refuse an address not aligned to its element",
+                         cudaErrorMisalignedAddress, RS_VEC_STEPS, NULL},
+    [RS_CASE_SCRATCH_NULL] = {"scratch NULL", "reduce_scan.h: the CUB yardsticks refuse NULL scratch",
+                              cudaErrorInvalidValue, "cub_reduce,cub_scan", NULL},
+    [RS_CASE_INCLUSIVE] = {"inclusive", "reduce_scan.h: the scan tuning tables are exclusive only",
+                           cudaErrorNotSupported, NULL, NULL},
+};
+
+/* step i as argument case c makes the call (c < 0: the harness's default call) */
+static cudaError_t rs_run_case(const kit_ladder *L, size_t i, int c, int ph, void *const *dev,
+                               const kit_shape *sh, void *scratch, cudaStream_t s)
 {
     const rs_kind *k = kind_of(L->P);
-    const size_t n = sh->n;
+    const size_t n = sh->n, half = L->P->bufs[0].elem / 2;
+    const void *in = (const char *)dev[0] + (c == RS_CASE_IN_MIS ? half : 0);
+    void *out = (char *)dev[1] + (c == RS_CASE_OUT_MIS ? half : 0);
+    const int exclusive = c == RS_CASE_INCLUSIVE ? 0 : k->exclusive;
     (void)ph;
+    if (c == RS_CASE_SCRATCH_NULL) scratch = NULL;
     if (k->scan) {
         const rs_scan_step *st = scan_step(L, i);
         if (k->type == RS_AFFINE)
-            return st->run_affine ? st->run_affine((const rs_affine *)dev[0], (rs_affine *)dev[1], n,
-                                                   k->exclusive, scratch, s)
+            return st->run_affine ? st->run_affine((const rs_affine *)in, (rs_affine *)out, n, exclusive, scratch, s)
                                   : cudaErrorNotSupported;
-        return st->run_u32((const uint32_t *)dev[0], (uint32_t *)dev[1], n, k->exclusive, scratch, s);
+        return st->run_u32((const uint32_t *)in, (uint32_t *)out, n, exclusive, scratch, s);
     }
     if (k->type == RS_F32)
         return reduce_step(L, i)->run_f32
-                   ? reduce_step(L, i)->run_f32((const float *)dev[0], (float *)dev[1], n, scratch, s)
+                   ? reduce_step(L, i)->run_f32((const float *)in, (float *)out, n, scratch, s)
                    : cudaErrorNotSupported;
-    return reduce_step(L, i)->run_u32((const uint32_t *)dev[0], (uint32_t *)dev[1], n, scratch, s);
+    return reduce_step(L, i)->run_u32((const uint32_t *)in, (uint32_t *)out, n, scratch, s);
 }
 
-#define RS_LADDER(ID, TITLE, PROBLEM, TABLE, COUNT)                                               \
-    {ID, TITLE, COUNT, TABLE, &PROBLEM, rs_info, rs_bytes, rs_scratch, rs_run, NULL, 0, NULL}
+static cudaError_t rs_run(const kit_ladder *L, size_t i, int ph, void *const *dev,
+                          const kit_shape *sh, void *scratch, cudaStream_t s)
+{
+    return rs_run_case(L, i, -1, ph, dev, sh, scratch, s);
+}
+
+#define RS_LADDER_CASES(ID, TITLE, PROBLEM, TABLE, COUNT, NCASES)                                 \
+    {ID, TITLE, COUNT, TABLE, &PROBLEM, rs_info, rs_bytes, rs_scratch, rs_run, NULL, 0, NULL,      \
+     NULL, NULL, rs_cases, NCASES, rs_run_case}
+#define RS_LADDER(ID, TITLE, PROBLEM, TABLE, COUNT) \
+    RS_LADDER_CASES(ID, TITLE, PROBLEM, TABLE, COUNT, RS_NCASES_MAIN)
+/* the scan tuning tables (uint32, exclusive only): the inclusive call is refused too */
+#define RS_LADDER_EXCL(ID, TITLE, PROBLEM, TABLE, COUNT) \
+    RS_LADDER_CASES(ID, TITLE, PROBLEM, TABLE, COUNT, RS_NCASES)
 
 const kit_ladder rs_reduce_ladder = RS_LADDER("reduce", "reduce ladder (uint32 sum)",
                                               rs_reduce_u32_problem, rs_reduce_steps, RS_REDUCE_NSTEPS);
@@ -235,24 +265,24 @@ const kit_ladder rs_reduce_pairs_ladder =
     RS_LADDER("reduce-pairs", "r7 kernel, nWarps x nWork 1..8 x 1..8", rs_reduce_u32_problem,
               rs_brown_reduce_pairs, RS_PAIRS);
 const kit_ladder rs_scan_pairs_ladder =
-    RS_LADDER("scan-pairs", "s3 kernels, nWarps x nWork 1..8 x 1..8", rs_scan_u32_problem,
+    RS_LADDER_EXCL("scan-pairs", "s3 kernels, nWarps x nWork 1..8 x 1..8", rs_scan_u32_problem,
               rs_brown_scan_pairs, RS_PAIRS);
 const kit_ladder rs_reduce_bank_ladder =
     RS_LADDER("reduce-bank", "r7 kernel, bank-conflict strategies", rs_reduce_u32_problem,
               rs_brown_reduce_bank, RS_BANK_NVARIANTS);
 const kit_ladder rs_scan_bank_ladder =
-    RS_LADDER("scan-bank", "s3 kernels, bank-conflict strategies", rs_scan_u32_problem,
+    RS_LADDER_EXCL("scan-bank", "s3 kernels, bank-conflict strategies", rs_scan_u32_problem,
               rs_brown_scan_bank, RS_BANK_NVARIANTS);
 const kit_ladder rs_reduce_curves_ladder =
     RS_LADDER("reduce-curves", "r7 kernel, baseline/ILP/TLP/mitigate/avoid", rs_reduce_u32_problem,
               rs_brown_reduce_curves, RS_CURVES_NVARIANTS);
 const kit_ladder rs_scan_curves_ladder =
-    RS_LADDER("scan-curves", "s3 kernels, baseline/ILP/TLP/mitigate/avoid", rs_scan_u32_problem,
+    RS_LADDER_EXCL("scan-curves", "s3 kernels, baseline/ILP/TLP/mitigate/avoid", rs_scan_u32_problem,
               rs_brown_scan_curves, RS_CURVES_NVARIANTS);
 const kit_ladder rs_r8_ladder = RS_LADDER("reduce-tune", "r8 kernel, block size x loads per thread",
                                           rs_reduce_u32_problem, rs_r8_variants, RS_R8_NVARIANTS);
 const kit_ladder rs_s4_ladder =
-    RS_LADDER("scan-tune", "s4 kernel, block size x items x load scheme x back-off",
+    RS_LADDER_EXCL("scan-tune", "s4 kernel, block size x items x load scheme x back-off",
               rs_scan_u32_problem, rs_s4_variants, RS_S4_NVARIANTS);
 const kit_ladder rs_reduce_best_ladder =
     RS_LADDER("reduce-best", "r8 and CUB", rs_reduce_u32_problem, rs_reduce_steps + RS_REDUCE_BEST,

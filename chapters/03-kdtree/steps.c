@@ -278,26 +278,145 @@ static size_t scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
     return tree_part(st, sh) + st->scratch(sh->n, knn_shape_m(sh), knn_shape_dim(sh), knn_shape_k(sh));
 }
 
+/* ------------------------------------------------------------- argument cases */
+
+/* What knn.h allows beyond the harness's default call, and what it refuses, beside the step
+ * table so that the contract and its test are read together: the contract suite tries every
+ * case on every step it applies to (kit_arg_case; the allowed ones must write the reference's
+ * bytes under the whole contract, the refusals must return their code and write nothing). */
+enum {
+    KNN_CASE_ALL_NULL = 0, /* all = 1, queries NULL */
+    KNN_CASE_ALL_POINTS,   /* all = 1, queries == points */
+    KNN_CASE_ALL_OTHER,    /* all = 1, queries another pointer */
+    KNN_CASE_ALL_M,        /* all = 1, m != n */
+    KNN_CASE_ALL_2,        /* all = 2 */
+    KNN_CASE_DIM_1,
+    KNN_CASE_DIM_5,
+    KNN_CASE_K_0,
+    KNN_CASE_K_33,
+    KNN_CASE_M_MAX,        /* m = KNN_MAX_N + 1 */
+    KNN_CASE_POINTS_NULL,
+    KNN_CASE_QUERIES_NULL, /* all = 0 */
+    KNN_CASE_IDX_NULL,
+    KNN_CASE_DIST2_NULL,
+    KNN_CASE_TREE_NULL,
+    KNN_CASE_SCRATCH_NULL,
+    KNN_CASE_POINTS_MIS,   /* 2 bytes past a 4-byte boundary */
+    KNN_CASE_QUERIES_MIS,
+    KNN_CASE_IDX_MIS,
+    KNN_CASE_DIST2_MIS,
+    KNN_CASE_TREE_MIS,     /* 16 bytes past a 256-byte boundary */
+    KNN_CASE_SCRATCH_MIS,
+    KNN_NCASES
+};
+
+/* All mode at every dim and k: j = 0 .. 95 */
+static int shapes_all(const kit_problem *P, int j, kit_shape *sh)
+{
+    (void)P;
+    if (j >= 3 * KNN_MAX_K) return 0;
+    *sh = knn_shape(sh->n, 0, 1 + j % KNN_MAX_K, 2 + j / KNN_MAX_K, 1);
+    return 1;
+}
+/* All mode at the default dim and k */
+static int shape_all(const kit_problem *P, int j, kit_shape *sh)
+{
+    (void)P;
+    sh->v[KNN_AX_ALL] = 1;
+    return j == 0;
+}
+
+#define TREE_STEPS "s2_tree_shared,s3_tree_local,s4_morton,s5_stackless,s6_gpu_build,s7_buckets"
+#define SCRATCH_STEPS "s4_morton,s5_stackless,s6_gpu_build,s7_buckets"
+#define INVAL cudaErrorInvalidValue
+#define MISAL cudaErrorMisalignedAddress
+static const kit_arg_case knn_cases[KNN_NCASES] = {
+    [KNN_CASE_ALL_NULL] = {"queries NULL, all = 1", "knn.h: all = 1: queries is NULL or the points pointer",
+                           cudaSuccess, NULL, shapes_all},
+    [KNN_CASE_ALL_POINTS] = {"queries == points, all = 1", "knn.h: all = 1: queries is NULL or the points pointer",
+                             cudaSuccess, NULL, shapes_all},
+    [KNN_CASE_ALL_OTHER] = {"queries != points, all = 1", "knn.h: all => queries NULL or == points", INVAL, NULL,
+                            shape_all},
+    [KNN_CASE_ALL_M] = {"m = n + 1, all = 1", "knn.h: all => m == n", INVAL, NULL, shape_all},
+    [KNN_CASE_ALL_2] = {"all = 2", "knn.h: all in {0, 1}", INVAL, NULL, NULL},
+    [KNN_CASE_DIM_1] = {"dim = 1", "knn.h: dim in {2, 3, 4}", INVAL, NULL, NULL},
+    [KNN_CASE_DIM_5] = {"dim = 5", "knn.h: dim in {2, 3, 4}", INVAL, NULL, NULL},
+    [KNN_CASE_K_0] = {"k = 0", "knn.h: 1 <= k <= KNN_MAX_K", INVAL, NULL, NULL},
+    [KNN_CASE_K_33] = {"k = 33", "knn.h: 1 <= k <= KNN_MAX_K", INVAL, NULL, NULL},
+    [KNN_CASE_M_MAX] = {"m = KNN_MAX_N + 1", "knn.h: m past KNN_MAX_N", INVAL, NULL, NULL},
+    [KNN_CASE_POINTS_NULL] = {"points NULL", "knn.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [KNN_CASE_QUERIES_NULL] = {"queries NULL, all = 0", "knn.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [KNN_CASE_IDX_NULL] = {"idx NULL", "knn.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [KNN_CASE_DIST2_NULL] = {"dist2 NULL", "knn.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [KNN_CASE_TREE_NULL] = {"tree NULL", "knn.h: a NULL buffer that is needed (a tree step's tree)", INVAL,
+                            TREE_STEPS, NULL},
+    [KNN_CASE_SCRATCH_NULL] = {"scratch NULL", "knn.h: a NULL buffer that is needed (scratch > 0)", INVAL,
+                               SCRATCH_STEPS, NULL},
+    [KNN_CASE_POINTS_MIS] = {"points + 2 bytes", "knn.h: points at a 4-byte-aligned address", MISAL, NULL, NULL},
+    [KNN_CASE_QUERIES_MIS] = {"queries + 2 bytes", "knn.h: queries at a 4-byte-aligned address", MISAL, NULL,
+                              NULL},
+    [KNN_CASE_IDX_MIS] = {"idx + 2 bytes", "knn.h: idx at a 4-byte-aligned address", MISAL, NULL, NULL},
+    [KNN_CASE_DIST2_MIS] = {"dist2 + 2 bytes", "knn.h: dist2 at a 4-byte-aligned address", MISAL, NULL, NULL},
+    [KNN_CASE_TREE_MIS] = {"tree + 16 bytes", "knn.h: tree 256-byte aligned", MISAL, TREE_STEPS, NULL},
+    [KNN_CASE_SCRATCH_MIS] = {"scratch + 16 bytes", "knn.h: scratch 256-byte aligned", MISAL, NULL, NULL},
+};
+
+static const void *plus(const void *p, size_t bytes) { return (const char *)p + bytes; }
+
+/* phase ph of step i as argument case c makes it (c < 0: the harness's default call, in which All
+ * mode passes the points pointer as the queries) */
+static cudaError_t run_case(const kit_ladder *L, size_t i, int c, int ph, void *const *dev, const kit_shape *sh,
+                            void *scr, cudaStream_t s)
+{
+    const knn_step *st = &((const knn_step *)L->table)[i];
+    int dim = knn_shape_dim(sh), k = knn_shape_k(sh), all = knn_shape_all(sh);
+    size_t m = knn_shape_m(sh);
+    const void *tree = scr, *qscr = scr ? (char *)scr + tree_part(st, sh) : NULL;
+    const float *points = (const float *)dev[KNN_BUF_POINTS];
+    const float *queries = all ? points : (const float *)dev[KNN_BUF_QUERIES];
+    const void *idx = dev[KNN_BUF_IDX], *dist2 = dev[KNN_BUF_DIST2];
+    if (tree && st->tree_bytes(sh->n, dim) == 0) tree = NULL;
+    if (qscr && st->scratch(sh->n, m, dim, k) == 0) qscr = NULL;
+    switch (c) {
+    case KNN_CASE_ALL_NULL: queries = NULL; break;
+    case KNN_CASE_ALL_OTHER: queries = (const float *)dev[KNN_BUF_IDX]; break; /* any other address */
+    case KNN_CASE_ALL_M: m = sh->n + 1; break;
+    case KNN_CASE_ALL_2: all = 2; break;
+    case KNN_CASE_DIM_1: dim = 1; break;
+    case KNN_CASE_DIM_5: dim = 5; break;
+    case KNN_CASE_K_0: k = 0; break;
+    case KNN_CASE_K_33: k = KNN_MAX_K + 1; break;
+    case KNN_CASE_M_MAX: m = KNN_MAX_N + 1; break;
+    case KNN_CASE_POINTS_NULL: points = NULL; break;
+    case KNN_CASE_QUERIES_NULL: queries = NULL; break;
+    case KNN_CASE_IDX_NULL: idx = NULL; break;
+    case KNN_CASE_DIST2_NULL: dist2 = NULL; break;
+    case KNN_CASE_TREE_NULL: tree = NULL; break;
+    case KNN_CASE_SCRATCH_NULL: qscr = NULL; break;
+    case KNN_CASE_POINTS_MIS: points = (const float *)plus(points, 2); break;
+    case KNN_CASE_QUERIES_MIS: queries = (const float *)plus(dev[all ? KNN_BUF_POINTS : KNN_BUF_QUERIES], 2); break;
+    case KNN_CASE_IDX_MIS: idx = plus(idx, 2); break;
+    case KNN_CASE_DIST2_MIS: dist2 = plus(dist2, 2); break;
+    case KNN_CASE_TREE_MIS: tree = plus(tree, 16); break;
+    case KNN_CASE_SCRATCH_MIS: qscr = plus(qscr ? qscr : dev[KNN_BUF_IDX], 16); break; /* any 256-misaligned address */
+    default: break;
+    }
+    if (ph == 0) return st->build(points, sh->n, dim, (void *)tree, s);
+    return st->query(tree, points, sh->n, queries, m, dim, k, all, (uint32_t *)idx, (float *)dist2, (void *)qscr, s);
+}
+
 static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh,
                        void *scr, cudaStream_t s)
 {
-    const knn_step *st = &((const knn_step *)L->table)[i];
-    const int dim = knn_shape_dim(sh), k = knn_shape_k(sh), all = knn_shape_all(sh);
-    void *tree = scr, *qscr = scr ? (char *)scr + tree_part(st, sh) : NULL;
-    if (tree && st->tree_bytes(sh->n, dim) == 0) tree = NULL;
-    if (qscr && st->scratch(sh->n, knn_shape_m(sh), dim, k) == 0) qscr = NULL;
-    if (ph == 0) return st->build((const float *)dev[KNN_BUF_POINTS], sh->n, dim, tree, s);
-    return st->query(tree, (const float *)dev[KNN_BUF_POINTS], sh->n,
-                     all ? (const float *)dev[KNN_BUF_POINTS] : (const float *)dev[KNN_BUF_QUERIES],
-                     knn_shape_m(sh), dim, k, all, (uint32_t *)dev[KNN_BUF_IDX],
-                     (float *)dev[KNN_BUF_DIST2], qscr, s);
+    return run_case(L, i, -1, ph, dev, sh, scr, s);
 }
 
 /* a step whose run would take longer is skipped by the bench (estimated from a prefix with the
  * cost model above: brute force at n = m = 10^7 is skipped, the tree steps are not) */
 #define KNN_BUDGET_MS 10000.0
 #define LADDER(ID, TITLE, TABLE, COUNT) \
-    {ID, TITLE, COUNT, TABLE, &knn_problem, info, bytes, scratch, run, NULL, KNN_BUDGET_MS, NULL, NULL, cost}
+    {ID, TITLE, COUNT, TABLE, &knn_problem, info, bytes, scratch, run, NULL, KNN_BUDGET_MS, NULL, NULL, cost, \
+     knn_cases, KNN_NCASES, run_case}
 
 const kit_ladder knn_ladder = LADDER("knn", "k nearest neighbours (QNN, kNN, All-NN, All-kNN)", knn_steps,
                                      KNN_NSTEPS);

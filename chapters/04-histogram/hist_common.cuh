@@ -61,10 +61,10 @@ cudaError_t hist_configure(const void *kernel, int threads, size_t need, int R, 
 cudaError_t hist_finish(const uint32_t *partials, unsigned nparts, const uint8_t *in,
                         const hist_split &sp, size_t n, uint32_t *bins, cudaStream_t s);
 
-/* n too large for 32-bit counts */
+/* n too large for 32-bit counts: past histogram.h's HIST_MAX_N (the problem's max_n) */
 static inline bool hist_too_big(size_t n)
 {
-    return (uint64_t)n > 0xFFFFFFFFull;
+    return (uint64_t)n > (uint64_t)HIST_MAX_N;
 }
 
 /* What every step checks before any launch: n below 2^32 (else cudaErrorInvalidValue)

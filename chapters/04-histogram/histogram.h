@@ -4,7 +4,9 @@
  * bins are written, never accumulated into), asynchronously on a stream, with
  * no allocation and no synchronization.  Steps that need scratch get
  * scratch_bytes(n) bytes from the caller.  in may have any alignment; n must be
- * below 2^32 (a count must fit its 32-bit bin), else cudaErrorInvalidValue.
+ * at most HIST_MAX_N = 2^32 - 1 (a count must fit its 32-bit bin), else
+ * cudaErrorInvalidValue: the problem's max_n, which every step and tuning-table
+ * entry takes (their table max_n is 0).
  *
  * Contract of every step, its tuning-table variants and the CUB yardstick:
  *   in         any byte address, any n in [0, 2^32): the steps that read words or
@@ -18,7 +20,9 @@
  *   scratch    scratch_bytes(n) bytes at a cudaMalloc'd address.  CUB: up to INT_MAX
  *              samples an int count, above it a 64-bit count; scratch_bytes(n) is
  *              the largest need over pointer alignments, and a run whose call would
- *              need more returns cudaErrorInvalidValue before any launch. */
+ *              need more returns cudaErrorInvalidValue before any launch, as does a
+ *              run with NULL scratch (CUB would take it for a size query).
+ * The checks are made in this order: n, bins, then the yardstick's scratch. */
 #ifndef KIT_HISTOGRAM_H
 #define KIT_HISTOGRAM_H
 
@@ -138,8 +142,11 @@ extern const kit_ladder *const hist_ladders[HIST_NLADDERS]; /* all of them, the 
  * exercise function on a 64 x 64 table of packed counters (row r, thread t at
  * table[r * 64 + t]).
  * bin: the table starts at zero; thread t bins words[t * per_thread + j],
- *      j < per_thread (at most 63), into its column; the table is copied out.
- * rowsum: `rounds` times, the table is loaded and every thread row-sums it
+ *      j < per_thread (at most 63, else cudaErrorInvalidValue before the
+ *      launch: 4 x 63 = 252, so no 8-bit counter can pass 255), into its
+ *      column; the table is copied out.
+ * rowsum: `rounds` times (at least 1, else cudaErrorInvalidValue before the
+ *      launch), the table is loaded and every thread row-sums it
  *      into the same sums (sums[4t .. 4t+3]: bins 4t .. 4t+3 over the 64
  *      columns, times rounds); the table left afterwards is copied back. */
 cudaError_t trish_probe_bin(const uint32_t *words, unsigned per_thread, uint32_t *table,

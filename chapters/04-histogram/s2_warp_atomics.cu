@@ -46,6 +46,7 @@ extern "C" cudaError_t hist_s2_warp_atomics(const uint8_t *in, size_t n, uint32_
 {
     static unsigned resident;
     static size_t smem;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     if (!resident) KIT_TRY(hist_configure((const void *)hist_warp_kernel, S2_TBS, 0, 0, &resident, &smem));
     return hist_count_and_finish(hist_warp_kernel, S2_TBS, smem, resident, S2_TBS, in, n, bins,
                                  scratch, s);

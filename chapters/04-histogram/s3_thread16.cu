@@ -79,6 +79,7 @@ extern "C" cudaError_t hist_s3_thread16(const uint8_t *in, size_t n, uint32_t *b
 {
     static unsigned resident;
     static size_t smem;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     if (!resident)
         KIT_TRY(hist_configure((const void *)hist_thread16_kernel, S3_TBS, 0, 0, &resident, &smem));
     return hist_count_and_finish(hist_thread16_kernel, S3_TBS, smem, resident, S3_TBS, in, n, bins,

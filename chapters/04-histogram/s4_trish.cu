@@ -98,6 +98,7 @@ static cudaError_t run_trish(const uint8_t *in, size_t n, uint32_t *bins, void *
 {
     unsigned resident;
     size_t pad;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     KIT_TRY((trish_config<K, ROWSUM, R>(&resident, &pad)));
     return hist_count_and_finish(trish_count_kernel<K, ROWSUM>, S4_TBS, pad, resident,
                                  (size_t)S4_TBS * K, in, n, bins, scratch, s);

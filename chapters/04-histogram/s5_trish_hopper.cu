@@ -166,6 +166,7 @@ static cudaError_t run_trish_h(const uint8_t *in, size_t n, uint32_t *bins, void
 {
     unsigned resident;
     size_t smem;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     KIT_TRY((trish_h_config<T, K, B, UPD, ROWSUM, R>(&resident, &smem)));
     return hist_count_and_finish(trish_h_kernel<T, K, B, UPD, ROWSUM>, T, smem, resident,
                                  (size_t)T * K, in, n, bins, scratch, s);

@@ -161,6 +161,7 @@ static cudaError_t run_wide(const uint8_t *in, size_t n, uint32_t *bins, void *s
 {
     unsigned resident;
     size_t smem;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     KIT_TRY((wide_config<T, K, B, ILP>(&resident, &smem)));
     return hist_count_and_finish(wide_kernel<T, K, B, ILP>, T, smem, resident, (size_t)T * K, in,
                                  n, bins, scratch, s);

@@ -238,6 +238,7 @@ static cudaError_t run_runs(const uint8_t *in, size_t n, uint32_t *bins, void *s
 {
     unsigned resident;
     size_t smem;
+    KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     KIT_TRY((runs_config<T, K, B, C, BY, RUN, LAY>(&resident, &smem)));
     return hist_count_and_finish(runs_kernel<T, K, B, C, BY, RUN, LAY>, T, smem, resident,
                                  (size_t)T * K, in, n, bins, scratch, s);

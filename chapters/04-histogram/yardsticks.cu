@@ -31,10 +31,10 @@ static cudaError_t cub_hist(void *temp, size_t &temp_bytes, const uint8_t *in, s
                                                (long long)n, s);
 }
 
-/* n past the chapter's limit: a count must fit its 32-bit bin */
+/* n past the chapter's limit (histogram.h's HIST_MAX_N): a count must fit its 32-bit bin */
 static inline bool yard_too_big(size_t n)
 {
-    return (uint64_t)n > 0xFFFFFFFFull;
+    return (uint64_t)n > (uint64_t)HIST_MAX_N;
 }
 
 /* the size query's largest answer over the pointer classes (kit_query_max) */

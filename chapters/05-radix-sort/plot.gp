@@ -64,14 +64,15 @@ if (have('types')) {
     }
 }
 
-# DRAM bytes per key and pass, measured by Nsight Compute (traffic.csv, from `make profile CH=05
-# N=2^26`), against the model of each design: 3n per pass for count + scatter, 2n for Onesweep
+# DRAM bytes per key and pass, measured by Nsight Compute (traffic.csv, written by traffic.sh when
+# `make profile CH=05 N=2^26` runs), against the model of each design: 3n per pass for count +
+# scatter, 2n for Onesweep
 if (have('traffic')) {
     f = csv('traffic'); FIG = 'traffic'
     tq = sprintf("< tools/csvq %s -- measured_per_pass model_per_pass step type pct_copy", f)
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
-        set title sprintf('Chapter 05, DRAM traffic per pass in key sizes (n = %s, Nsight Compute) on %s', val(f, 'step!=', 'n'), val(f, 'step!=', 'gpu'))
+        set title sprintf('Chapter 05, DRAM traffic per pass in key sizes (n = %s, %s, Nsight Compute) on %s', val(f, 'step!=', 'n'), val(f, 'step!=', 'input'), val(f, 'step!=', 'gpu'))
         set xlabel ''; set ylabel 'bytes moved per pass / (n x key bytes)'; set yrange [0:4.5]
         set style fill solid 0.5; set boxwidth 0.6
         set xtics rotate by 30 right font ',10'; set bmargin 7; set key inside right top

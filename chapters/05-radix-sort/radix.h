@@ -11,9 +11,21 @@
  *   RADIX_F32  IEEE-754 binary32, image = key ^ (sign ? 0xFFFFFFFF : 0x80000000): the order
  *              of the real numbers, with -0.0 before +0.0 (distinct images), -inf first
  *              among numbers and +inf last; NaNs by their bits: those with the sign bit set
- *              before -inf, the others after +inf (CUB's DeviceRadixSort order)
+ *              before -inf, the others after +inf.  Our steps (s0 .. s5 and their tuning
+ *              variants) sort by this image: -0.0 before +0.0.
  *   RADIX_U64  unsigned 64-bit (the 64-bit problem only), image = key
  * Values are 32-bit words carried with their key.
+ *
+ * The yardsticks' float order.  CUB's DeviceRadixSort treats -0.0 and +0.0 as EQUAL keys
+ * (its documentation says so): it reads -0.0 as +0.0, also when it sorts a bit range (the
+ * digits of -0.0 are those of +0.0), so the two keep their input order among themselves;
+ * everything else is ordered as above.  thrust_sort sorts in CUB's order
+ * too (its full-key sort is CUB's; its bit-range comparator reads -0.0 as +0.0).  So the
+ * yardsticks are not checked against our order: their table entries carry KIT_OWN_ORDER, and
+ * the problem's compare() (steps.c) checks them against the CPU reference of a copy of the keys
+ * with -0.0 read as +0.0 (the same stable sort, the same bit range), which puts the original
+ * keys, -0.0 and +0.0 in input order, where CUB puts them; they must equal it byte for byte.
+ * For u32, i32 and u64 keys, and floats without -0.0, both orders are the same.
  *
  * The call (every step, the tuning variants and the yardsticks):
  *   cudaError_t step(const void *keys_in, void *keys_out, const uint32_t *vals_in,
@@ -21,8 +33,13 @@
  *                    void *scratch, cudaStream_t s);
  *   size_t scratch_bytes(size_t n, int type, int pairs);
  * vals_in == NULL: keys only (vals_out ignored).  keys_in and vals_in are left unchanged;
- * keys_out and vals_out must not overlap the inputs.  Asynchronous on s; no allocation, no
- * synchronization.
+ * keys_out and vals_out must not overlap the inputs.  Asynchronous on s; our steps and
+ * cub_radix_sort neither allocate nor synchronize (CUB gets its temporary storage from the
+ * scratch).  thrust_sort is what a user's Thrust call does instead: after copying keys (and
+ * values) to the outputs with cudaMemcpyAsync on s, thrust::stable_sort(_by_key) allocates its
+ * own temporary storage (cudaMalloc, freed with cudaFree before it returns, which waits for the
+ * device) and synchronizes the stream (thrust::cuda::par.on(s) is the synchronous policy), so
+ * it returns only when the sort is done; its scratch_bytes is 0.
  *
  * Contract:
  *   alignment  keys at any address aligned to the key (4 bytes, 8 for u64), values at any
@@ -33,8 +50,20 @@
  *   bits       0 <= begin_bit <= end_bit <= key bits, else cudaErrorInvalidValue;
  *              begin_bit == end_bit copies the input.  A type the step does not take
  *              (radix_step.types): cudaErrorInvalidValue.
- *   size       n = 0 does nothing.  n <= the step's max_n (RADIX_MAX_N unless its table
- *              entry says less), else cudaErrorInvalidValue before any launch. */
+ *   pointers   n > 0 with keys_in, keys_out NULL, or vals_in given with vals_out NULL:
+ *              cudaErrorInvalidValue.  cub_radix_sort with n > 0, end_bit > begin_bit and
+ *              NULL scratch: cudaErrorInvalidValue (CUB would take it for a size query), and
+ *              likewise when CUB would want more than scratch_bytes(n, type, pairs) for the call.
+ *   size       n = 0 does nothing.  n <= the step's max_n (the step table's max_n; 0 there
+ *              means RADIX_MAX_N = 2^32 - 1, and every step and tuning variant of this chapter
+ *              has 0: counts and positions are 32-bit), else cudaErrorInvalidValue before any
+ *              launch.  (s0, s1, s3 and s4 also refuse a grid of more than 2^31 - 1 blocks with
+ *              cudaErrorInvalidValue: a guard that cannot fire for n <= RADIX_MAX_N.)
+ *   other      s5_onesweep (and its variants): cudaErrorInvalidConfiguration when the device's
+ *              multiprocessor count cannot be read (kit_sm_count() = 0).  thrust_sort:
+ *              cudaErrorUnknown when Thrust throws (it reports CUDA errors as exceptions).
+ * Every check above is made before any launch, in this order: type, bits, size, alignment,
+ * pointers (radix_check), then a step's own (s5's SM count, CUB's scratch). */
 #ifndef KIT_RADIX_H
 #define KIT_RADIX_H
 
@@ -82,7 +111,8 @@ typedef struct radix_step {
     int digit_bits;      /* bits per pass (for the tables and the traffic model; 0: n/a) */
 } radix_step;
 
-/* The checks every step makes before any launch (alignment, bit range, type, n). */
+/* The checks every step makes before any launch (type, bit range, n, alignment, NULL pointers),
+ * in that order, with the codes above.  max_n: the step table's max_n (0: RADIX_MAX_N). */
 cudaError_t radix_check(const void *keys_in, const void *keys_out, const uint32_t *vals_in,
                         const uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                         const void *scratch, unsigned types, size_t max_n);

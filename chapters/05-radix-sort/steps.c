@@ -14,12 +14,12 @@
 #define CUB_STEP                                                                                  \
     {{"cub_radix_sort", "DeviceRadixSort::SortKeys / SortPairs",                                  \
       "yardstick: CUB's Onesweep radix sort (-0.0 and +0.0 equal, see radix.h)",                   \
-      F("yardsticks.cu"), NULL, KIT_STEP_YARDSTICK, NULL, KIT_UNORDERED, 0},                       \
+      F("yardsticks.cu"), NULL, KIT_STEP_YARDSTICK, NULL, KIT_OWN_ORDER, 0},                       \
      radix_yard_cub_scratch, radix_yard_cub, RADIX_TYPES_ALL, 8}
 #define THRUST_STEP                                                                               \
     {{"thrust_sort", "stable_sort(_by_key), comparator on the bits when not all",                 \
       "yardstick: Thrust as a user calls it (allocates its own temporary storage)",               \
-      F("yardsticks.cu"), NULL, KIT_STEP_YARDSTICK, NULL, KIT_UNORDERED, 0},                       \
+      F("yardsticks.cu"), NULL, KIT_STEP_YARDSTICK, NULL, KIT_OWN_ORDER, 0},                       \
      radix_yard_thrust_scratch, radix_yard_thrust, RADIX_TYPES_ALL, 0}
 
 const radix_step radix_steps[RADIX_NSTEPS] = {
@@ -164,9 +164,9 @@ static int same(const void *got, const void *want, size_t n, size_t elem, const 
     return 0;
 }
 
-/* Our steps must equal the reference byte for byte.  The yardsticks (KIT_UNORDERED here:
- * CUB orders -0.0 and +0.0 as equal keys, keeping their input order) are compared with
- * the reference in CUB's float order. */
+/* Our steps must equal the reference byte for byte.  The yardsticks (KIT_OWN_ORDER: CUB,
+ * and Thrust through it, order -0.0 and +0.0 as equal keys, keeping their input order) are
+ * compared byte for byte with the reference in CUB's float order (radix.h). */
 static int compare(const kit_problem *P, const kit_host *want, const kit_host *got, const kit_shape *sh,
                    unsigned step_flags, char *msg, size_t len)
 {
@@ -177,7 +177,7 @@ static int compare(const kit_problem *P, const kit_host *want, const kit_host *g
     void *ko = NULL, *vo = NULL;
     int ok = 1;
     size_t b;
-    if ((step_flags & KIT_UNORDERED) && type == RADIX_F32 && n) {
+    if ((step_flags & KIT_OWN_ORDER) && type == RADIX_F32 && n) {
         memset(&alt, 0, sizeof alt);
         for (b = 0; b < KIT_MAX_BUFS; b++) alt.buf[b] = want->buf[b];
         ko = malloc(n * kb);
@@ -270,21 +270,113 @@ static size_t scratch(const kit_ladder *L, size_t i, const kit_shape *sh)
                              : 0;
 }
 
-static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh,
-                       void *scr, cudaStream_t s)
+/* What radix.h allows or refuses beyond the harness's default call, beside the step tables:
+ * the contract suite tries each case on the steps it names (kit_arg_case). */
+enum {
+    RADIX_CASE_VALS_OUT_ANY = 0, /* keys only: vals_out ignored, whatever it points at */
+    RADIX_CASE_EMPTY_RANGE,      /* begin_bit == end_bit: a copy */
+    RADIX_CASE_KEYS_IN_MIS,
+    RADIX_CASE_KEYS_OUT_MIS,
+    RADIX_CASE_VALS_IN_MIS,
+    RADIX_CASE_VALS_OUT_MIS,
+    RADIX_CASE_SCRATCH_MIS,
+    RADIX_CASE_BEGIN_NEG,
+    RADIX_CASE_BEGIN_PAST_END,
+    RADIX_CASE_END_PAST_BITS,
+    RADIX_CASE_TYPE_BAD,
+    RADIX_CASE_TYPE_U64,         /* a 64-bit type to a step that takes only 32-bit keys */
+    RADIX_CASE_KEYS_IN_NULL,
+    RADIX_CASE_KEYS_OUT_NULL,
+    RADIX_CASE_VALS_OUT_NULL,
+    RADIX_NCASES
+};
+
+static int shape_pairs(const kit_problem *P, int j, kit_shape *sh)
+{
+    sh->v[((const radix_problem_arg *)P->arg)->pairs_axis] = 1;
+    return j == 0;
+}
+/* begin_bit == end_bit at 0, 16 and 32, keys and pairs */
+static int shapes_empty_range(const kit_problem *P, int j, kit_shape *sh)
+{
+    const radix_problem_arg *a = (const radix_problem_arg *)P->arg;
+    if (j >= 6) return 0;
+    sh->v[a->pairs_axis] = j & 1;
+    sh->v[a->begin_axis] = sh->v[a->end_axis] = 16 * (j / 2);
+    return 1;
+}
+
+#define INVAL cudaErrorInvalidValue
+#define MISAL cudaErrorMisalignedAddress
+static const kit_arg_case radix_cases[RADIX_NCASES] = {
+    [RADIX_CASE_VALS_OUT_ANY] = {"keys only, vals_out not NULL", "radix.h: vals_in == NULL: keys only (vals_out ignored)",
+                                 cudaSuccess, NULL, NULL},
+    [RADIX_CASE_EMPTY_RANGE] = {"begin_bit == end_bit", "radix.h: begin_bit == end_bit copies the input",
+                                cudaSuccess, NULL, shapes_empty_range},
+    [RADIX_CASE_KEYS_IN_MIS] = {"keys_in + 2 bytes", "radix.h: keys aligned to the key", MISAL, NULL, NULL},
+    [RADIX_CASE_KEYS_OUT_MIS] = {"keys_out + 2 bytes", "radix.h: keys aligned to the key", MISAL, NULL, NULL},
+    [RADIX_CASE_VALS_IN_MIS] = {"vals_in + 2 bytes", "radix.h: values at any 4-byte address", MISAL, NULL,
+                                shape_pairs},
+    [RADIX_CASE_VALS_OUT_MIS] = {"vals_out + 2 bytes", "radix.h: values at any 4-byte address", MISAL, NULL,
+                                 shape_pairs},
+    [RADIX_CASE_SCRATCH_MIS] = {"scratch + 16 bytes", "radix.h: scratch 256-byte aligned", MISAL, NULL, NULL},
+    [RADIX_CASE_BEGIN_NEG] = {"begin_bit = -1", "radix.h: 0 <= begin_bit <= end_bit <= key bits", INVAL, NULL, NULL},
+    [RADIX_CASE_BEGIN_PAST_END] = {"begin_bit > end_bit", "radix.h: 0 <= begin_bit <= end_bit <= key bits", INVAL,
+                                   NULL, NULL},
+    [RADIX_CASE_END_PAST_BITS] = {"end_bit = key bits + 1", "radix.h: 0 <= begin_bit <= end_bit <= key bits",
+                                  INVAL, NULL, NULL},
+    [RADIX_CASE_TYPE_BAD] = {"type = RADIX_NTYPES", "radix.h: a type the step does not take", INVAL, NULL, NULL},
+    [RADIX_CASE_TYPE_U64] = {"type = RADIX_U64", "radix.h: a type the step does not take (radix_step.types)",
+                             INVAL, "s0_split1,s1_satish,s2_srts,s3_rowdask", NULL},
+    [RADIX_CASE_KEYS_IN_NULL] = {"keys_in NULL", "radix.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [RADIX_CASE_KEYS_OUT_NULL] = {"keys_out NULL", "radix.h: a NULL buffer that is needed", INVAL, NULL, NULL},
+    [RADIX_CASE_VALS_OUT_NULL] = {"vals_out NULL with vals_in", "radix.h: a NULL buffer that is needed", INVAL,
+                                  NULL, shape_pairs},
+};
+
+static void *plus(void *p, size_t bytes) { return p ? (char *)p + bytes : NULL; }
+
+/* step i as argument case c makes the call (c < 0: the harness's default call) */
+static cudaError_t run_case(const kit_ladder *L, size_t i, int c, int ph, void *const *dev, const kit_shape *sh,
+                            void *scr, cudaStream_t s)
 {
     const radix_step *st = &((const radix_step *)L->table)[i];
     const kit_problem *P = L->P;
     const int pairs = radix_shape_pairs(P, sh);
+    void *keys_in = dev[RADIX_BUF_KEYS], *keys_out = dev[RADIX_BUF_KEYS_OUT];
+    void *vals_in = pairs ? dev[RADIX_BUF_VALS] : NULL, *vals_out = pairs ? dev[RADIX_BUF_VALS_OUT] : NULL;
+    int type = radix_shape_type(P, sh), begin = radix_shape_begin(P, sh), end = radix_shape_end(P, sh);
     (void)ph;
-    return st->run(dev[RADIX_BUF_KEYS], dev[RADIX_BUF_KEYS_OUT],
-                   pairs ? (const uint32_t *)dev[RADIX_BUF_VALS] : NULL,
-                   pairs ? (uint32_t *)dev[RADIX_BUF_VALS_OUT] : NULL, sh->n, radix_shape_type(P, sh),
-                   radix_shape_begin(P, sh), radix_shape_end(P, sh), scr, s);
+    switch (c) {
+    case RADIX_CASE_VALS_OUT_ANY: vals_out = plus(dev[RADIX_BUF_KEYS], 1); break; /* never written */
+    case RADIX_CASE_KEYS_IN_MIS: keys_in = plus(keys_in, 2); break;
+    case RADIX_CASE_KEYS_OUT_MIS: keys_out = plus(keys_out, 2); break;
+    case RADIX_CASE_VALS_IN_MIS: vals_in = plus(vals_in, 2); break;
+    case RADIX_CASE_VALS_OUT_MIS: vals_out = plus(vals_out, 2); break;
+    case RADIX_CASE_SCRATCH_MIS: scr = (char *)(scr ? scr : keys_out) + 16; break; /* any 256-misaligned address */
+    case RADIX_CASE_BEGIN_NEG: begin = -1; break;
+    case RADIX_CASE_BEGIN_PAST_END: begin = end + 1; break;
+    case RADIX_CASE_END_PAST_BITS: end = radix_key_bits(type) + 1; break;
+    case RADIX_CASE_TYPE_BAD: type = RADIX_NTYPES; break;
+    case RADIX_CASE_TYPE_U64: type = RADIX_U64; break;
+    case RADIX_CASE_KEYS_IN_NULL: keys_in = NULL; break;
+    case RADIX_CASE_KEYS_OUT_NULL: keys_out = NULL; break;
+    case RADIX_CASE_VALS_OUT_NULL: vals_out = NULL; break;
+    default: break;
+    }
+    return st->run(keys_in, keys_out, (const uint32_t *)vals_in, (uint32_t *)vals_out, sh->n, type, begin, end,
+                   scr, s);
+}
+
+static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh,
+                       void *scr, cudaStream_t s)
+{
+    return run_case(L, i, -1, ph, dev, sh, scr, s);
 }
 
 #define LADDER(ID, TITLE, TABLE, COUNT, PROBLEM)                                                  \
-    {ID, TITLE, COUNT, TABLE, &PROBLEM, info, bytes, scratch, run, NULL, 0, NULL}
+    {ID, TITLE, COUNT, TABLE, &PROBLEM, info, bytes, scratch, run, NULL, 0, NULL, NULL, NULL,       \
+     radix_cases, RADIX_NCASES, run_case}
 
 const kit_ladder radix_ladder =
     LADDER("radix", "LSD radix sort, 32-bit keys (and pairs)", radix_steps, RADIX_NSTEPS, radix_problem32);

@@ -5,9 +5,12 @@
  *                   (pairs) on device pointers, after copying the input to the output (Thrust
  *                   sorts in place); with a bit range narrower than the key, a comparator on
  *                   those bits (Thrust has no bit-range sort; that path is a merge sort).
- *                   Thrust allocates its own temporary storage: scratch_bytes is 0.
+ *                   Unlike every other entry of the chapter, it allocates and synchronizes:
+ *                   Thrust gets its temporary storage with cudaMalloc and frees it with
+ *                   cudaFree, and thrust::cuda::par.on(s) synchronizes the stream before the
+ *                   call returns (radix.h); scratch_bytes is 0.
  * CUB orders -0.0 and +0.0 as equal keys (its documentation says so); our steps order -0.0
- * first (radix.h).  The table marks both yardsticks KIT_UNORDERED, and the problem's
+ * first (radix.h).  The table marks both yardsticks KIT_OWN_ORDER, and the problem's
  * compare() checks them against the reference in CUB's float order.
  * Scratch (CUB): scratch_bytes(n, type, pairs) is the largest of CUB's size queries over the
  * bit ranges that change its plan (1 to all bits) and over pointer alignments; a run asks

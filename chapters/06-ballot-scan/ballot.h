@@ -13,7 +13,10 @@
  *     thread, many blocks in one launch: the per-block experiments of the documents.
  *
  * Flags are bytes holding 0 or 1 (the contract CUB also needs to produce the same sums).
- * Offsets are 32-bit: n must be below 2^32, else cudaErrorInvalidValue before any launch.
+ * Offsets are 32-bit: n must be at most BALLOT_MAX_N = 2^32 - 1, else cudaErrorInvalidValue
+ * before any launch (the scan problem's max_n, which every main and lookback-table entry takes:
+ * their max_n is 0; s0 .. s3's own checks of their tile grids, cudaErrorInvalidValue past
+ * 2^31 - 1 tiles, are guards that cannot fire below it).
  * Alignment, every step and the CUB yardstick: flags at any byte address, offsets at any
  * 4-byte aligned address (else cudaErrorMisalignedAddress before any launch).  s2 and s3
  * (and the lookback table) read words of flags and store 16-byte vectors of offsets: when
@@ -23,7 +26,13 @@
  * includes it).  Nothing outside [flags, flags + n) or [offsets, offsets + n) is touched.
  * n = 0 does nothing.  CUB: int count up to INT_MAX, 64-bit count (and a uint32 sum)
  * above; scratch_bytes(n) is the largest need over pointer alignments, and a run whose
- * call would need more returns cudaErrorInvalidValue before any launch. */
+ * call would need more returns cudaErrorInvalidValue before any launch, as does a run with
+ * n > 0 and NULL scratch (CUB would take it for a size query).  The checks are made in this
+ * order: n, offsets' alignment (ballot_check_args), then the yardstick's scratch.
+ * Probes and the block sort (one thread per element, one block per tbs elements) take n up to
+ * tbs x (2^31 - 1), their table entries' max_n, and refuse every n past it with
+ * cudaErrorInvalidValue before the launch; the micro-benchmarks take n up to
+ * tbs x BALLOT_ITER x (2^31 - 1) calls (their problems' max_n), likewise. */
 #ifndef KIT_BALLOT_H
 #define KIT_BALLOT_H
 
@@ -138,17 +147,18 @@ size_t ballot_s3_scratch(size_t n);
 cudaError_t ballot_s3_describe(kit_kernel_desc *d);
 extern const char ballot_s3_param[]; /* s3's knobs, beside their defines in s3_lookback.cu */
 
-/* The checks every step makes before any launch: n below 2^32 (32-bit offsets), else
+/* The checks every step makes before any launch: n <= BALLOT_MAX_N (32-bit offsets), else
  * cudaErrorInvalidValue; offsets aligned to their 4-byte element, else
  * cudaErrorMisalignedAddress (a uint32_t at any other address is not a uint32_t).  Flags
  * may start at any byte.  `aligned` is no longer used: s2 and s3 handle any flag address
  * and any 4-byte aligned offset address themselves (it stays for the callers). */
+#define BALLOT_MAX_N ((size_t)0xFFFFFFFFu) /* 32-bit offsets: the scan problem's max_n */
 static inline cudaError_t ballot_check_args(const void *flags, const void *offsets, size_t n,
                                             int aligned)
 {
     (void)flags;
     (void)aligned;
-    if ((uint64_t)n > 0xFFFFFFFFull) return cudaErrorInvalidValue;
+    if ((uint64_t)n > (uint64_t)BALLOT_MAX_N) return cudaErrorInvalidValue;
     if (((uintptr_t)offsets & 3u) != 0) return cudaErrorMisalignedAddress;
     return cudaSuccess;
 }

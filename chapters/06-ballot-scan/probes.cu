@@ -98,15 +98,17 @@ __global__ void __launch_bounds__(TBS) probe_kernel(probe_args a)
     if (valid) a.out[i] = r;
 }
 
+/* the largest n of a probe (its table entry's max_n): one block per TBS elements */
+#define PROBE_MAX_N(TBS) ((size_t)(TBS) * (size_t)INT_MAX)
+
 template <int PK, int TBS, int BX, int BITS>
 static cudaError_t run_probe(const ballot_probe_in *in, uint32_t *out, size_t n, cudaStream_t s)
 {
-    const unsigned grid = kit_blocks_for(n, TBS);
     const probe_args a = {in->flags, in->heads, in->vals, out, n};
     if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue;
+    if (n > PROBE_MAX_N(TBS)) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
     const dim3 block = BX ? dim3(BX ? BX : 1, TBS / (BX ? BX : 1)) : dim3(TBS);
-    probe_kernel<PK, TBS, BX, BITS><<<grid, block, 0, s>>>(a);
+    probe_kernel<PK, TBS, BX, BITS><<<kit_blocks_for(n, TBS), block, 0, s>>>(a);
     return cudaGetLastError();
 }
 
@@ -122,7 +124,8 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
 #define F(x) "chapters/06-ballot-scan/" x
 #define EXF(x) "$(IMPL)/06-ballot-scan/" x
 #define PROBE(NAME, PARAM, WHAT, FILE, EX, PK, TBS, BX, BITS, OP, GROUP)                        \
-    {{NAME, PARAM, WHAT, FILE, EX, KIT_STEP_GPU, describe_probe<PK, TBS, BX, BITS>},            \
+    {{NAME, PARAM, WHAT, FILE, EX, KIT_STEP_GPU, describe_probe<PK, TBS, BX, BITS>, 0,          \
+      PROBE_MAX_N(TBS)},                                                                        \
      run_probe<PK, TBS, BX, BITS>, OP, GROUP, BITS}
 
 /* warp primitives, 128-thread blocks (and 24 x 4 for the lane masks) */

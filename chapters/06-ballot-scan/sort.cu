@@ -31,13 +31,15 @@ __global__ void __launch_bounds__(TBS) block_sort_kernel(const uint32_t *__restr
     if (i < n) out[i] = key;
 }
 
+/* the largest n of a sort variant (its table entry's max_n): one block per TBS keys */
+#define SORT_MAX_N(TBS) ((size_t)(TBS) * (size_t)INT_MAX)
+
 template <int TBS, int SC>
 static cudaError_t run_sort(const ballot_probe_in *in, uint32_t *out, size_t n, cudaStream_t s)
 {
-    const unsigned grid = kit_blocks_for(n, TBS);
     if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue;
-    block_sort_kernel<TBS, SC><<<grid, TBS, 0, s>>>(in->vals, out, n);
+    if (n > SORT_MAX_N(TBS)) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
+    block_sort_kernel<TBS, SC><<<kit_blocks_for(n, TBS), TBS, 0, s>>>(in->vals, out, n);
     return cudaGetLastError();
 }
 
@@ -52,7 +54,7 @@ static cudaError_t describe_sort(kit_kernel_desc *d)
 
 #define SORT(NAME, SC, T, WHAT)                                                                 \
     {{NAME, "tbs=" #T " keys/thread=1", WHAT, "chapters/06-ballot-scan/sort.cu", NULL,           \
-      KIT_STEP_GPU, describe_sort<T, SC>},                                                       \
+      KIT_STEP_GPU, describe_sort<T, SC>, 0, SORT_MAX_N(T)},                                     \
      run_sort<T, SC>, BALLOT_OP_SORT, T, 0}
 #define SORT3(T)                                                                                \
     SORT("sort_ballot", SC_BALLOT, T, "32 splits, binary block scan (ballot/popc)"),             \

@@ -8,7 +8,7 @@
  * and the output is, per selected element,
  *   COMPACT_INDEX    its index i (as the paper's kernels write)
  *   COMPACT_VALUE    its value in[i]     (CUB's DeviceSelect::If / Flagged)
- * mode = one of the first pair | one of the second pair.
+ * mode = one of the first pair | one of the second pair (0 .. COMPACT_MODE_MAX = 3).
  *
  * The calls (every step of a ladder and its yardsticks have the same signature):
  *   select    out[0..c) = the selected elements, c = *count (a device word).  Order-keeping
@@ -18,25 +18,47 @@
  *             REVERSE input order from out[n-1] down (one pass writes both ends, as CUB's
  *             DevicePartition::If does); *count = the number selected.
  *   unique    out[0..c) = the elements that differ from their predecessor (in[0] always
- *             kept when n > 0), in input order; *count = c.  threshold/flags ignored;
- *             mode: COMPACT_VALUE or COMPACT_INDEX (indices of the kept elements).
+ *             kept when n > 0), in input order; *count = c.  There is no predicate: threshold,
+ *             flags and the mode's predicate bit are ignored, so any mode 0 .. 3 is accepted
+ *             and flags may be NULL whatever the mode; the output bit picks the kept values
+ *             (COMPACT_VALUE) or their indices (COMPACT_INDEX).  (compact_check_unique.)
  *
  *   cudaError_t step(const uint32_t *in, const uint8_t *flags, uint64_t threshold,
  *                    uint32_t *out, uint32_t *count, size_t n, int mode, void *scratch,
  *                    cudaStream_t s);
  *   size_t scratch_bytes(size_t n);
  *
- * Contract (every public step):
+ * Contract (every public step, tuning variant and yardstick):
  *   alignment  in, out and count at any 4-byte-aligned address, flags at any address,
  *              independently; scratch 256-byte aligned (as cudaMalloc returns it); else
  *              cudaErrorMisalignedAddress before any launch.
- *   buffers    in (and flags when flagged) are read only; out must not overlap them;
- *              flags may be NULL unless the mode is COMPACT_FLAGGED.  *count is always
- *              written (0 when n = 0).
+ *   buffers    in (and flags when flagged) are read only; out must not overlap them.
+ *              count must not be NULL, whatever n (cudaErrorInvalidValue): *count is always
+ *              written (0 when n = 0).  With n > 0: in and out must not be NULL, nor flags in
+ *              a select or partition whose mode is COMPACT_FLAGGED (else cudaErrorInvalidValue);
+ *              flags may be NULL in every other call (If modes; unique, whatever the mode).
+ *              With n = 0 only count is needed.
  *   scratch    scratch_bytes(n) bytes are enough for every mode and alignment; nothing past
- *              them is written.  Asynchronous on s; no allocation, no synchronization.
- *   size       n <= COMPACT_MAX_N (indices and the count are 32-bit words), else
- *              cudaErrorInvalidValue before any launch; a bad mode likewise.
+ *              them is written.  s3_ballot_rank (and its phases) and the CUB yardsticks refuse
+ *              NULL scratch when n > 0 (cudaErrorInvalidValue; CUB would take it for a size
+ *              query), and a CUB yardstick refuses likewise when CUB would want more than
+ *              scratch_bytes(n) for the call.
+ *   stream     Asynchronous on s.  The steps and the CUB yardsticks never allocate and never
+ *              synchronize.  thrust_copy_if does both, as a user's thrust::copy_if does: Thrust
+ *              allocates its temporary storage (cudaMalloc, freed with cudaFree, which waits for
+ *              the device), synchronizes the stream and copies the selected count back to the
+ *              host (it returns the output's end); the run then stores that count to *count with
+ *              a one-thread kernel on s.  So it returns only once Thrust's selection is done (the
+ *              count's store still queued on s), and its scratch_bytes is 0.
+ *   size       n <= COMPACT_MAX_N = 2^32 - 1 (indices and the count are 32-bit words): the
+ *              problems' max_n, which every step and tuning-table entry takes (max_n 0 or
+ *              COMPACT_MAX_N in the tables); past it cudaErrorInvalidValue before any launch.
+ *              (The steps' own grid checks, cudaErrorInvalidValue past 2^31 - 1 blocks, are
+ *              guards that cannot fire below it.)
+ *   mode       outside 0 .. COMPACT_MODE_MAX: cudaErrorInvalidValue before any launch.
+ *   errors     thrust_copy_if: cudaErrorUnknown when Thrust throws (it reports CUDA errors as
+ *              exceptions).  The checks are made in this order: mode, n, alignment, count,
+ *              in and out, flags (compact_check), then a step's own (scratch).
  */
 #ifndef KIT_COMPACT_H
 #define KIT_COMPACT_H
@@ -78,9 +100,15 @@ typedef struct compact_step {
     compact_fn run;
 } compact_step;
 
-/* The checks every step makes before any launch (mode, n, alignment, NULLs). */
+/* The checks every step makes before any launch (mode, n, alignment, NULLs), with the codes of
+ * the contract above. */
 cudaError_t compact_check(const uint32_t *in, const uint8_t *flags, const uint32_t *out,
                           const uint32_t *count, size_t n, int mode, const void *scratch);
+/* The same for the unique steps, which have no predicate: mode 0 .. COMPACT_MODE_MAX (else
+ * cudaErrorInvalidValue), its predicate bit ignored and no flags read (they may be NULL whatever
+ * the mode): compact_check of the output bit alone, without flags. */
+cudaError_t compact_check_unique(const uint32_t *in, const uint32_t *out, const uint32_t *count, size_t n,
+                                 int mode, const void *scratch);
 
 /* ------------------------------------------------------------ the steps */
 
@@ -137,7 +165,9 @@ extern const compact_step compact_pp_variants[COMPACT_PP_NVARIANTS];
 /* s3's and s4's kernels one at a time, for the phase breakdown (the paper's Fig. 13):
  * phase 0 counts, 1 scans the counts, 2 writes; phases 0, 1, 2 run in that order on the same
  * scratch (scratch_bytes of the step) do exactly what the step does, with the same checks.
- * compact_s4_phase is written with s4 (it is used only when the fast steps are built in). */
+ * A phase outside 0 .. COMPACT_NPHASES - 1: cudaErrorInvalidValue before any launch.
+ * compact_s3_phase and compact_s4_phase are written with their steps (s3_ballot_rank.cu,
+ * s4_three_phase.cu); the phase ladder (select-phases, the `phases` experiment) calls them. */
 #define COMPACT_PHASE_DECL(NAME)                                                                   \
     cudaError_t compact_##NAME##_phase(int phase, const uint32_t *in, const uint8_t *flags,         \
                                        uint64_t threshold, uint32_t *out, uint32_t *count, size_t n, \
@@ -207,8 +237,8 @@ void compact_generate(uint32_t *in, uint8_t *flags, size_t n, int kind, double v
  * (axis out), and select split into its three kernels (s3, s4: the phase breakdown) */
 extern const kit_problem compact_select_problem, compact_partition_problem, compact_unique_problem,
     compact_phases_problem;
-/* the main ladders first: select, partition, unique; then the phase ladder and, when the fast
- * steps are built in, the tuning tables (tpb, single pass) */
+/* the main ladders first: select, partition, unique; then the phase ladder and the tuning tables
+ * (tpb, single pass, persistent), all always built */
 #define COMPACT_NMAIN 3
 extern const kit_ladder *const compact_ladders[];
 extern const size_t compact_nladders;

@@ -15,3 +15,10 @@ cudaError_t compact_check(const uint32_t *in, const uint8_t *flags, const uint32
     if (n > 0 && (mode & COMPACT_PRED_MASK) == COMPACT_FLAGGED && !flags) return cudaErrorInvalidValue;
     return cudaSuccess;
 }
+
+cudaError_t compact_check_unique(const uint32_t *in, const uint32_t *out, const uint32_t *count, size_t n,
+                                 int mode, const void *scratch)
+{
+    if (mode < 0 || mode > COMPACT_MODE_MAX) return cudaErrorInvalidValue;
+    return compact_check(in, NULL, out, count, n, mode & COMPACT_OUT_MASK, scratch);
+}

@@ -1,5 +1,6 @@
 /* compact_device.cuh - what chapter 07's .cu files share (CUDA C, host and device):
  *   compact_begin     the preamble of every run: compact_check, and for n = 0 the zero count
+ *   compact_unique_begin  the same for a unique run (compact_check_unique)
  *   compact_phase_begin  the same for one phase of s3 or s4 (the phase breakdown)
  *   compact_dispatch  a run's mode as a compile-time constant (one kernel per mode)
  *   cp_test, cp_item  one element: is it selected, and what it writes (index or value)
@@ -63,15 +64,29 @@ static inline cudaError_t compact_dispatch(int mode, F &&f)
 
 /* The checks of compact.h (nothing launched when they fail); n = 0 writes *count = 0 and
  * leaves *work = 0; otherwise *work = 1 and the caller runs. */
+static inline cudaError_t compact_start(cudaError_t checked, uint32_t *count, size_t n, cudaStream_t s,
+                                        int *work)
+{
+    *work = 0;
+    KIT_TRY(checked);
+    if (n == 0) return cudaMemsetAsync(count, 0, sizeof *count, s);
+    *work = 1;
+    return cudaSuccess;
+}
+
 static inline cudaError_t compact_begin(const uint32_t *in, const uint8_t *flags, const uint32_t *out,
                                         uint32_t *count, size_t n, int mode, const void *scratch,
                                         cudaStream_t s, int *work)
 {
-    *work = 0;
-    KIT_TRY(compact_check(in, flags, out, count, n, mode, scratch));
-    if (n == 0) return cudaMemsetAsync(count, 0, sizeof *count, s);
-    *work = 1;
-    return cudaSuccess;
+    return compact_start(compact_check(in, flags, out, count, n, mode, scratch), count, n, s, work);
+}
+
+/* The same for a unique run (no predicate: any mode 0 .. 3, flags never read); the caller then
+ * runs with mode & COMPACT_OUT_MASK. */
+static inline cudaError_t compact_unique_begin(const uint32_t *in, const uint32_t *out, uint32_t *count, size_t n,
+                                               int mode, const void *scratch, cudaStream_t s, int *work)
+{
+    return compact_start(compact_check_unique(in, out, count, n, mode, scratch), count, n, s, work);
 }
 
 /* the preamble of one phase of a multi-kernel step (compact.h's phase breakdown): the phase number

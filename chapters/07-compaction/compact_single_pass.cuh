@@ -396,17 +396,19 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
 }
 
 /* a run of operation OP: the preamble, then the mode's instantiation (unique: the output
- * bit only; its threshold and flags are ignored, so the checks see no predicate bit) */
+ * bit only; its threshold, flags and predicate bit are ignored: compact_check_unique) */
 template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1>
 static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
     int work;
     if (OP == SP_UNIQUE) {
-        if (mode < 0 || mode > COMPACT_MODE_MAX) return cudaErrorInvalidValue;
+        KIT_TRY(compact_unique_begin(in, out, count, n, mode, scratch, s, &work));
         mode &= COMPACT_OUT_MASK;
+        flags = NULL;
+    } else {
+        KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     }
-    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
     return compact_dispatch(mode, [&](auto m) {
         return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK>(in, flags, threshold, out, count, n, scratch, s);

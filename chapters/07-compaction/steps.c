@@ -333,14 +333,107 @@ static const uint8_t *flags_of(const kit_problem *P, void *const *dev, int mode)
                : NULL;
 }
 
+/* What compact.h allows or refuses beyond the harness's default call, beside the step tables:
+ * the contract suite tries each case on the steps it names (kit_arg_case).  The cases about the
+ * predicate differ between select / partition and unique, which ignores the predicate bit and
+ * the flags. */
+enum {
+    COMPACT_CASE_FLAGS_NULL_IF = 0, /* flags NULL, COMPACT_IF */
+    COMPACT_CASE_FLAGS_NULL_FLAGGED,
+    COMPACT_CASE_IN_MIS,
+    COMPACT_CASE_OUT_MIS,
+    COMPACT_CASE_COUNT_MIS,
+    COMPACT_CASE_SCRATCH_MIS,
+    COMPACT_CASE_SCRATCH_NULL,
+    COMPACT_CASE_MODE_NEG,
+    COMPACT_CASE_MODE_PAST,
+    COMPACT_CASE_IN_NULL,
+    COMPACT_CASE_OUT_NULL,
+    COMPACT_CASE_COUNT_NULL,
+    COMPACT_CASE_UNIQUE_FLAGGED,    /* unique, the flagged bit set and flags NULL */
+    COMPACT_NCASES
+};
+
+/* the predicate as the case needs it, both output kinds */
+static int shapes_if(const kit_problem *P, int j, kit_shape *sh)
+{
+    if (j >= 2) return 0;
+    *sh = compact_shape(P, sh->n, COMPACT_IF | (j ? COMPACT_VALUE : COMPACT_INDEX));
+    return 1;
+}
+static int shape_flagged(const kit_problem *P, int j, kit_shape *sh)
+{
+    *sh = compact_shape(P, sh->n, COMPACT_FLAGGED | COMPACT_VALUE);
+    return j == 0;
+}
+static int shapes_out(const kit_problem *P, int j, kit_shape *sh)
+{
+    if (j >= 2) return 0;
+    *sh = compact_shape(P, sh->n, j ? COMPACT_VALUE : COMPACT_INDEX);
+    return 1;
+}
+
+#define INVAL cudaErrorInvalidValue
+#define MISAL cudaErrorMisalignedAddress
+#define UNIQUE "unique_single_pass,cub_unique"
+#define NOT_UNIQUE "!" UNIQUE
+static const kit_arg_case compact_cases[COMPACT_NCASES] = {
+    [COMPACT_CASE_FLAGS_NULL_IF] = {"flags NULL, COMPACT_IF", "compact.h: flags may be NULL in every other call (If modes)",
+                                    cudaSuccess, NOT_UNIQUE, shapes_if},
+    [COMPACT_CASE_FLAGS_NULL_FLAGGED] = {"flags NULL, COMPACT_FLAGGED", "compact.h: nor flags in a select or partition whose mode is COMPACT_FLAGGED",
+                                         INVAL, NOT_UNIQUE, shape_flagged},
+    [COMPACT_CASE_IN_MIS] = {"in + 2 bytes", "compact.h: in at any 4-byte-aligned address", MISAL, NULL, NULL},
+    [COMPACT_CASE_OUT_MIS] = {"out + 2 bytes", "compact.h: out at any 4-byte-aligned address", MISAL, NULL, NULL},
+    [COMPACT_CASE_COUNT_MIS] = {"count + 2 bytes", "compact.h: count at any 4-byte-aligned address", MISAL, NULL,
+                                NULL},
+    [COMPACT_CASE_SCRATCH_MIS] = {"scratch + 16 bytes", "compact.h: scratch 256-byte aligned", MISAL, NULL, NULL},
+    [COMPACT_CASE_SCRATCH_NULL] = {"scratch NULL", "compact.h: s3_ballot_rank and the CUB yardsticks refuse NULL scratch",
+                                   INVAL, "s3_ballot_rank,cub_select,cub_partition,cub_unique", NULL},
+    [COMPACT_CASE_MODE_NEG] = {"mode = -1", "compact.h: mode outside 0 .. COMPACT_MODE_MAX", INVAL, NULL, NULL},
+    [COMPACT_CASE_MODE_PAST] = {"mode = COMPACT_MODE_MAX + 1", "compact.h: mode outside 0 .. COMPACT_MODE_MAX", INVAL, NULL, NULL},
+    [COMPACT_CASE_IN_NULL] = {"in NULL", "compact.h: with n > 0, in and out must not be NULL", INVAL, NULL, NULL},
+    [COMPACT_CASE_OUT_NULL] = {"out NULL", "compact.h: with n > 0, in and out must not be NULL", INVAL, NULL, NULL},
+    [COMPACT_CASE_COUNT_NULL] = {"count NULL", "compact.h: count must not be NULL, whatever n", INVAL, NULL, NULL},
+    [COMPACT_CASE_UNIQUE_FLAGGED] = {"unique, flagged bit, flags NULL", "compact.h: unique ignores the predicate bit; flags may be NULL whatever the mode",
+                                     cudaSuccess, UNIQUE, shapes_out},
+};
+
+static void *plus(void *p, size_t bytes) { return (char *)p + bytes; }
+
+/* step i as argument case c makes the call (c < 0: the harness's default call) */
+static cudaError_t run_case(const kit_ladder *L, size_t i, int c, int ph, void *const *dev, const kit_shape *sh,
+                            void *scr, cudaStream_t s)
+{
+    const compact_step *st = &((const compact_step *)L->table)[i];
+    int mode = compact_shape_mode(L->P, sh);
+    const void *in = dev[COMPACT_BUF_IN];
+    const uint8_t *flags = flags_of(L->P, dev, mode);
+    void *out = dev[COMPACT_BUF_OUT], *count = dev[COMPACT_BUF_COUNT];
+    (void)ph;
+    switch (c) {
+    case COMPACT_CASE_FLAGS_NULL_IF: flags = NULL; break;
+    case COMPACT_CASE_FLAGS_NULL_FLAGGED: flags = NULL; break;
+    case COMPACT_CASE_IN_MIS: in = plus(dev[COMPACT_BUF_IN], 2); break;
+    case COMPACT_CASE_OUT_MIS: out = plus(out, 2); break;
+    case COMPACT_CASE_COUNT_MIS: count = plus(count, 2); break;
+    case COMPACT_CASE_SCRATCH_MIS: scr = plus(scr ? scr : out, 16); break; /* any 256-misaligned address */
+    case COMPACT_CASE_SCRATCH_NULL: scr = NULL; break;
+    case COMPACT_CASE_MODE_NEG: mode = -1; break;
+    case COMPACT_CASE_MODE_PAST: mode = COMPACT_MODE_MAX + 1; break;
+    case COMPACT_CASE_IN_NULL: in = NULL; break;
+    case COMPACT_CASE_OUT_NULL: out = NULL; break;
+    case COMPACT_CASE_COUNT_NULL: count = NULL; break;
+    case COMPACT_CASE_UNIQUE_FLAGGED: mode |= COMPACT_FLAGGED, flags = NULL; break;
+    default: break;
+    }
+    return st->run((const uint32_t *)in, flags, COMPACT_THRESHOLD, (uint32_t *)out, (uint32_t *)count, sh->n, mode,
+                   scr, s);
+}
+
 static cudaError_t run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh, void *scr,
                        cudaStream_t s)
 {
-    const compact_step *st = &((const compact_step *)L->table)[i];
-    const int mode = compact_shape_mode(L->P, sh);
-    (void)ph;
-    return st->run((const uint32_t *)dev[COMPACT_BUF_IN], flags_of(L->P, dev, mode), COMPACT_THRESHOLD,
-                   (uint32_t *)dev[COMPACT_BUF_OUT], (uint32_t *)dev[COMPACT_BUF_COUNT], sh->n, mode, scr, s);
+    return run_case(L, i, -1, ph, dev, sh, scr, s);
 }
 
 static cudaError_t phased_run(const kit_ladder *L, size_t i, int ph, void *const *dev, const kit_shape *sh,
@@ -356,7 +449,8 @@ static cudaError_t phased_run(const kit_ladder *L, size_t i, int ph, void *const
 #define BUDGET_MS 3000.0
 #define NSTEPS(T) (sizeof T / sizeof *T)
 #define LADDER(ID, TITLE, TABLE, COUNT, PROBLEM)                                                  \
-    {ID, TITLE, COUNT, TABLE, &PROBLEM, info, bytes, scratch, run, NULL, BUDGET_MS, NULL, bytes_data}
+    {ID, TITLE, COUNT, TABLE, &PROBLEM, info, bytes, scratch, run, NULL, BUDGET_MS, NULL, bytes_data, NULL, \
+     compact_cases, COMPACT_NCASES, run_case}
 
 const kit_ladder compact_select_ladder = LADDER("select", "select (stream compaction): indices or values, if or flagged",
                                                 select_steps, NSTEPS(select_steps), compact_select_problem);

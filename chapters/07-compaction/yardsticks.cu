@@ -4,9 +4,11 @@
  *                   reads in[i] through it;
  *   thrust_copy_if  thrust::copy_if as a user writes it: values with a predicate, or with the
  *                   flags as stencil; indices from a counting iterator with in (If) or the
- *                   flags as stencil.  Thrust allocates its own temporary storage and waits
- *                   for the count (it returns the output's end): scratch_bytes is 0, and a
- *                   one-thread kernel stores the count on the stream;
+ *                   flags as stencil.  Unlike every other entry of the chapter, it allocates
+ *                   and synchronizes (compact.h): Thrust gets its temporary storage with
+ *                   cudaMalloc and frees it with cudaFree, synchronizes the stream and copies the
+ *                   count back to the host (it returns the output's end); scratch_bytes is 0,
+ *                   and a one-thread kernel then stores the count on the stream;
  *   cub_partition   cub::DevicePartition::If / ::Flagged (rejected elements in reverse order
  *                   from the end, as compact.h's partition);
  *   cub_unique      cub::DeviceSelect::Unique for values; for indices DeviceSelect::If over a
@@ -124,11 +126,13 @@ static cudaError_t cub_run(const uint32_t *in, const uint8_t *flags, uint64_t th
     static kit_bytes_memo allot_memo, need_memo[COMPACT_MODE_MAX + 1];
     size_t allot = 0, need = 0;
     int work;
-    if (WHAT == YARD_UNIQUE && mode >= 0 && mode <= COMPACT_MODE_MAX) {
+    if (WHAT == YARD_UNIQUE) {
+        KIT_TRY(compact_unique_begin(in, out, count, n, mode, scratch, s, &work));
         mode &= COMPACT_OUT_MASK;
         flags = NULL;
+    } else {
+        KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     }
-    KIT_TRY(compact_begin(in, flags, out, count, n, mode, scratch, s, &work));
     if (!work) return cudaSuccess;
     if (scratch == NULL) return cudaErrorInvalidValue; /* CUB would take it for a size query */
     KIT_TRY(kit_memo_bytes(allot_memo, n, 0x100u, [&](size_t &b) { return cub_allotment<WHAT>(n, b); }, allot));

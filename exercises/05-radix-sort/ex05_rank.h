@@ -22,7 +22,8 @@ extern "C" {
  * in the stable order of (digit, position), the digit being bits [shift, shift + bits) of
  * keys[i]: (the tile's keys with a smaller digit) + (the tile's keys before i with the same
  * digit).  Nothing past rank[n - 1] is written.  1 <= bits <= 8, 0 <= shift, shift + bits <=
- * 32, else cudaErrorInvalidValue before any launch; n = 0 does nothing.  Asynchronous on s. */
+ * 32, and n <= EX05_RANK_TILE x (2^31 - 1) (one block per tile), else cudaErrorInvalidValue
+ * before any launch; n = 0 does nothing.  Asynchronous on s. */
 cudaError_t ex05_rank_tiles(const uint32_t *keys, uint32_t *rank, size_t n, int shift, int bits,
                             cudaStream_t s);
 

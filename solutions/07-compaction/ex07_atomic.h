@@ -18,7 +18,8 @@ extern "C" {
 /* Thread i (i < n rounded up to whole warps) calls compact_warp_slot(counter, i < n &&
  * want[i] != 0); for want[i] != 0, slot[i] = what it returned.  slot[i] with want[i] == 0 is
  * not written.  *counter is not reset (the caller sets its start).  n = 0 does nothing;
- * asynchronous on s. */
+ * with n > 0, want, slot or counter NULL, or n > EX07_ATOMIC_TBS x (2^31 - 1) (one block per
+ * EX07_ATOMIC_TBS elements): cudaErrorInvalidValue before any launch.  Asynchronous on s. */
 cudaError_t ex07_warp_slots(const uint8_t *want, uint32_t *slot, unsigned *counter, size_t n, cudaStream_t s);
 
 #ifdef __cplusplus
