@@ -24,6 +24,8 @@
 #ifndef KNN_MORTON_CUH
 #define KNN_MORTON_CUH
 
+#include <tuple>
+
 #include "blocks/scan_u32.cuh"
 #include "knn_tree.cuh"
 
@@ -142,13 +144,23 @@ static inline cudaError_t knn_morton_order(const void *tree, const float *querie
     return cudaSuccess;
 }
 
-/* One thread's query of a Morton-ordered step (s4, s5, s7): slot t of the order is query perm[t];
- * its k best from search(q, self, best), written to the query's own rows. */
-template <int DIM, int KB, class Search>
-static __device__ __forceinline__ void knn_morton_query_slot(size_t t, const float *queries, size_t m, int k,
-                                                             int all, const uint32_t *perm, uint32_t *idx,
-                                                             float *dist2, Search search)
+/* The query kernel of the Morton-ordered steps (s4, s5, s7), instantiated per step, DIM and KB:
+ * thread t answers slot t of the order, query perm[t], and writes that query's own rows.  Search is
+ * the step's search, a struct of four members:
+ *     static constexpr int TPB;                  the block size
+ *     static constexpr bool KB4;                 whether k = 2 .. 4 get KB = 4 (knn_on_k)
+ *     using params = std::tuple<P...>;           the tree's kernel parameters (in front of the rest)
+ *     template <int DIM, int KB>
+ *     static __device__ void search(const float (&q)[DIM], uint32_t self, knn_best<KB> &b, P...);
+ * search offers q's candidates to b (self: the query's own index in All-kNN, else KNN_NONE).  The
+ * tree's parameters are passed one by one, not as one struct: each step's kernel is then the very
+ * code it was as a kernel of its own (a struct parameter moves the loads and changes the registers). */
+template <class Search, int DIM, int KB, class... P>
+static __global__ void __launch_bounds__(Search::TPB)
+    knn_morton_kernel(P... tree, const float *queries, size_t m, int k, int all, const uint32_t *perm,
+                      uint32_t *idx, float *dist2)
 {
+    const size_t t = (size_t)blockIdx.x * Search::TPB + threadIdx.x;
     if (t >= m) return;
     const uint32_t j = perm[t];
     if (j >= m) return; /* never: perm is a permutation of 0 .. m-1 */
@@ -156,30 +168,46 @@ static __device__ __forceinline__ void knn_morton_query_slot(size_t t, const flo
     knn_load_query<DIM>(queries, j, q);
     knn_best<KB> b;
     knn_best_init(b, k);
-    search(q, all ? j : KNN_NONE, b);
+    Search::template search<DIM, KB>(q, all ? j : KNN_NONE, b, tree...);
     knn_best_store(b, k, j, idx, dist2);
 }
 
-/* The query phase of a Morton-ordered step: the argument checks, the empty cases, the order on the
- * stream, then launch(knn_c<DIM>, knn_c<KB>, grid of TPB-thread blocks, perm) for the step's kernel. */
-template <int TPB, class Launch>
+/* the kernel of Search for one (DIM, KB), as an address (a step's KIT_DESCRIBE) */
+template <class Search, int DIM, int KB, class... P>
+static constexpr auto knn_morton_kernel_ptr(std::tuple<P...> *)
+{
+    return knn_morton_kernel<Search, DIM, KB, P...>;
+}
+template <class Search, int DIM, int KB>
+static constexpr auto knn_morton_kernel_of()
+{
+    return knn_morton_kernel_ptr<Search, DIM, KB>((typename Search::params *)nullptr);
+}
+
+/* The query phase of a Morton-ordered step: knn_query_launch's checks and empty cases, then the
+ * order on the stream (in the scratch) and knn_morton_kernel<Search> over it, with the tree's
+ * parameters from tree_params() (a Search::params; called only once the checks passed and n >= 1). */
+template <class Search, class TreeParams>
 static inline cudaError_t knn_morton_query(const void *tree, const float *points, size_t n, const float *queries,
                                            size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
-                                           void *scratch, cudaStream_t s, Launch launch)
+                                           void *scratch, cudaStream_t s, TreeParams tree_params)
 {
-    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
-    if (m == 0) return cudaSuccess;
-    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
-    const unsigned grid = kit_blocks_for(m, TPB);
-    if (grid == 0) return cudaErrorInvalidValue;
-    if (!scratch) return cudaErrorInvalidValue;
-    if ((uintptr_t)scratch & 255u) return cudaErrorMisalignedAddress;
-    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
-        const uint32_t *perm = NULL;
-        KIT_TRY(knn_morton_order<decltype(dd)::value>(tree, queries, m, scratch, &perm, s));
-        launch(dd, kk, grid, perm);
-        return cudaGetLastError();
-    });
+    return knn_query_launch<Search::TPB, Search::KB4>(
+        tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, true, s,
+        [&](auto dd, auto kk, unsigned grid) -> cudaError_t {
+            constexpr int DIM = decltype(dd)::value, KB = decltype(kk)::value;
+            if (!scratch) return cudaErrorInvalidValue;
+            const uint32_t *perm = NULL;
+            KIT_TRY(knn_morton_order<DIM>(tree, queries, m, scratch, &perm, s));
+            const typename Search::params p = tree_params();
+            std::apply(
+                [&](auto... tp) {
+                    knn_morton_kernel<Search, DIM, KB, decltype(tp)...>
+                        <<<grid, Search::TPB, 0, s>>>(tp..., queries, m, k, all, perm, idx, dist2);
+                },
+                p);
+            return cudaSuccess;
+        });
 }
 
 #endif

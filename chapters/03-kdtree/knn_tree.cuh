@@ -1,6 +1,7 @@
-/* knn_tree.cuh - what the tree steps (s2 .. s6) share: the tree image, the left-balanced shape
- * arithmetic, the exact trim test, the k best pairs in registers, the local-stack search (s3, s4),
- * the host build of the CPU-tree steps, argument checks and the dim / k dispatch.
+/* knn_tree.cuh - what the tree steps (s2 .. s7) share: the tree image, the left-balanced shape
+ * arithmetic, the exact trim test, the local-stack search (s3, s4), the host build of the CPU-tree
+ * steps; and what every step (s0 .. s7) shares: the k best pairs in registers, the query phase's
+ * entry (argument checks, All-kNN's query pointer), its launcher and the dim / k dispatch.
  *
  * The functions marked KIT_HD run on the host too: a throwaway host program checked them against
  * brute force (the searches) and against an explicit recursion (the shape arithmetic).
@@ -39,11 +40,13 @@
  *
  * ---------------------------------------------------------------- the k best
  * knn_best<KB> holds KB (distance, index) pairs in registers, KB a compile-time bucket >= k
- * (1, 8, 16, 32), sorted DESCENDING in the (d2, index) order: slot 0 is the worst kept pair, so
+ * (1, 4, 8, 16, 32), sorted DESCENDING in the (d2, index) order: slot 0 is the worst kept pair, so
  * the trim distance is always the register d[0].  Slots 0 .. k-1 start as (+inf, KNN_NONE), which
  * every real pair precedes (indices < 2^31); slots k .. KB-1 hold (-inf, 0), which precede every
  * real pair, so they never move and the runtime k needs no dynamic register index.  An insertion
- * drops slot 0 and shifts the larger pairs down one slot (a fully unrolled, predicated loop). */
+ * drops slot 0 and shifts the larger pairs down one slot (a fully unrolled, predicated loop).  Every
+ * step keeps its k best this way, s0 and s1 too (they test a candidate against slot 0 as one 64-bit
+ * key, knn_pair_key): a candidate that cannot enter costs one compare with the registers of slot 0. */
 #ifndef KNN_TREE_CUH
 #define KNN_TREE_CUH
 
@@ -289,11 +292,10 @@ static inline KIT_HD void knn_best_init(knn_best<KB> &b, int k)
     }
 }
 
-/* offer the pair (d, id): kept when it precedes the worst kept pair */
+/* insert the pair (d, id), which precedes the worst kept pair: that one drops out */
 template <int KB>
-static inline KIT_HD void knn_best_offer(knn_best<KB> &b, float d, uint32_t id)
+static inline KIT_HD void knn_best_insert(knn_best<KB> &b, float d, uint32_t id)
 {
-    if (!knn_after(b.d[0], b.i[0], d, id)) return;
     bool placed = false;
     KNN_UNROLL
     for (int s = 0; s < KB; s++) {
@@ -310,6 +312,19 @@ static inline KIT_HD void knn_best_offer(knn_best<KB> &b, float d, uint32_t id)
         }
     }
 }
+
+/* offer the pair (d, id): kept when it precedes the worst kept pair */
+template <int KB>
+static inline KIT_HD void knn_best_offer(knn_best<KB> &b, float d, uint32_t id)
+{
+    if (knn_after(b.d[0], b.i[0], d, id)) knn_best_insert(b, d, id);
+}
+
+/* the (d2, index) order of pairs with d2 >= +0 (a squared distance; NaN sorts last) as one 64-bit
+ * key: the bits of a non-negative float order like the float.  The brute-force steps test every
+ * candidate with it: one 64-bit compare, two instructions on sm_90, where knn_best_offer's float
+ * and index tests, merged by ptxas with the caller's d2 <= d[0], take five. */
+static inline KIT_HD uint64_t knn_pair_key(float d, uint32_t id) { return (uint64_t)knn_f2u(d) << 32 | id; }
 
 /* the node's point as a candidate: its index is loaded only when the distance can compete; the
  * query's own point (All-kNN: self = the query's index, else KNN_NONE) is never one */
@@ -379,23 +394,27 @@ static inline KIT_HD void knn_search_local(const float4 *__restrict__ nodes, con
 template <int V>
 using knn_c = std::integral_constant<int, V>;
 
-/* run f(knn_c<DIM>(), knn_c<KB>()) for the runtime dim (2, 3, 4) and the k bucket of k (1, 8,
- * 16, 32) */
-template <int DIM, class F>
+/* run f(knn_c<DIM>(), knn_c<KB>()) for the runtime dim (2, 3, 4) and the k bucket of k (1, 4, 8,
+ * 16, 32): one instantiation per pair, chosen on the host.  KB4 = false drops the bucket 4 (k = 2
+ * .. 8 take KB = 8): s3 and s4, whose local stacks make fewer registers slower (s3_tree_local.cu). */
+template <int DIM, bool KB4, class F>
 static inline cudaError_t knn_on_k(int k, F &f)
 {
     if (k <= 1) return f(knn_c<DIM>(), knn_c<1>());
+    if constexpr (KB4) {
+        if (k <= 4) return f(knn_c<DIM>(), knn_c<4>());
+    }
     if (k <= 8) return f(knn_c<DIM>(), knn_c<8>());
     if (k <= 16) return f(knn_c<DIM>(), knn_c<16>());
     return f(knn_c<DIM>(), knn_c<32>());
 }
-template <class F>
+template <bool KB4, class F>
 static inline cudaError_t knn_on_dim_k(int dim, int k, F f)
 {
     switch (dim) {
-    case 2: return knn_on_k<2>(k, f);
-    case 3: return knn_on_k<3>(k, f);
-    case 4: return knn_on_k<4>(k, f);
+    case 2: return knn_on_k<2, KB4>(k, f);
+    case 3: return knn_on_k<3, KB4>(k, f);
+    case 4: return knn_on_k<4, KB4>(k, f);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -408,14 +427,19 @@ static inline cudaError_t knn_tree_build_args(const float *points, size_t n, int
     return n > 0 && !tree ? cudaErrorInvalidValue : cudaSuccess;
 }
 
-/* the query phase's checks: the chapter's (knn_check), then a tree to search when there is
- * work (knn_check takes a NULL tree, for the brute-force steps) */
-static inline cudaError_t knn_tree_query_args(const void *tree, const float *points, size_t n,
-                                              const float *queries, size_t m, int dim, int k, int all,
-                                              const uint32_t *idx, const float *dist2, const void *scratch)
+/* The query phase's entry, the first call of every step's query (s0 .. s7, s2's tuning table):
+ * the chapter's checks (knn_check), then a tree to search when the step has one (has_tree) and there
+ * is work (knn_check takes a NULL tree, for the brute-force steps), then All-kNN's query pointer:
+ * knn.h lets the caller pass NULL for "the points themselves", so with all = 1 `queries` becomes
+ * `points` here, in the caller's own variable, before any kernel can read it. */
+static inline cudaError_t knn_query_entry(const void *tree, const float *points, size_t n, const float *&queries,
+                                          size_t m, int dim, int k, int all, const uint32_t *idx,
+                                          const float *dist2, const void *scratch, bool has_tree)
 {
     KIT_TRY(knn_check(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, 0));
-    return n > 0 && m > 0 && !tree ? cudaErrorInvalidValue : cudaSuccess;
+    if (has_tree && n > 0 && m > 0 && !tree) return cudaErrorInvalidValue;
+    if (all) queries = points;
+    return cudaSuccess;
 }
 
 /* n = 0: every rank of every query is (KNN_NONE, +inf) */
@@ -434,6 +458,29 @@ static inline cudaError_t knn_fill_none(uint32_t *idx, float *dist2, size_t tota
     if (grid == 0 || grid > 65536u) grid = 65536u; /* grid-stride loop past that */
     knn_fill_none_kernel<<<grid, 256, 0, s>>>(idx, dist2, total);
     return cudaGetLastError();
+}
+
+/* The query phase of every step (one thread per query): knn_query_entry, nothing to do for m = 0,
+ * every rank (KNN_NONE, +inf) for n = 0 when the step searches a tree (a brute-force kernel walks
+ * zero points itself), then launch(knn_c<DIM>(), knn_c<KB>(), grid) for the runtime dim and k (the
+ * buckets of knn_on_k; KB4 = false: no bucket 4), grid = the TPB-thread blocks that cover m
+ * queries.  launch starts the step's kernel and returns cudaSuccess (or an error of its own before
+ * launching).  `queries` is resolved in the caller's variable (a reference), so a launch lambda
+ * that captures it by reference reads the points in All-kNN mode. */
+template <int TPB, bool KB4 = true, class Launch>
+static inline cudaError_t knn_query_launch(const void *tree, const float *points, size_t n, const float *&queries,
+                                           size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
+                                           const void *scratch, bool has_tree, cudaStream_t s, Launch launch)
+{
+    KIT_TRY(knn_query_entry(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, has_tree));
+    if (m == 0) return cudaSuccess;
+    if (n == 0 && has_tree) return knn_fill_none(idx, dist2, m * (size_t)k, s);
+    const unsigned grid = kit_blocks_for(m, TPB);
+    if (grid == 0) return cudaErrorInvalidValue;
+    return knn_on_dim_k<KB4>(dim, k, [&](auto dd, auto kk) -> cudaError_t {
+        KIT_TRY(launch(dd, kk, grid));
+        return cudaGetLastError();
+    });
 }
 
 /* the host header of points pts[n * dim]: min and max order key per axis, 0 past dim */

@@ -1,7 +1,7 @@
 /* s1 - brute force through shared memory: the points are staged in tiles.
  * Changed versus s0: a block of 128 queries loads the next 128 points once, cooperatively (one
  * point per thread, into a float4 slot of shared memory), then every thread compares its query
- * with all of them from shared memory; two barriers per tile.  Same exact distance, same K-list.
+ * with all of them from shared memory; two barriers per tile.  Same exact distance, same k best.
  * Why it is faster: a point costs one 16-byte shared-memory broadcast per warp instead of
  * DIM scalar global loads per warp (s0 re-reads every point through L1 in every warp); the
  * global traffic drops by the 4 warps of a block; the inner loop is pure arithmetic.  It is
@@ -13,8 +13,7 @@
  * Contract: threads past m still load tiles and reach every barrier (no early return);
  * the last tile is partial (cnt < 128); the points at any 4-byte address (scalar loads);
  * n, m <= KNN_MAX_N in size_t; no scratch, no tree. */
-#include "kit_cuda.cuh"
-#include "knn_best.cuh"
+#include "knn_tree.cuh"
 
 #define S1_TBS 128
 #define S1_TILE S1_TBS /* points per tile: one per thread */
@@ -33,7 +32,7 @@ __global__ void __launch_bounds__(S1_TBS)
     for (int a = 0; a < DIM; a++) q[a] = active ? queries[j * DIM + a] : 0.0f;
     const uint32_t self = active && all ? (uint32_t)j : KNN_NONE;
     knn_best<K> best;
-    best.init();
+    knn_best_init(best, k);
     for (size_t base = 0; base < n; base += S1_TILE) { /* the same trip count in every thread */
         const unsigned cnt = n - base < (size_t)S1_TILE ? (unsigned)(n - base) : (unsigned)S1_TILE;
         __syncthreads(); /* every thread is done with the previous tile */
@@ -49,11 +48,12 @@ __global__ void __launch_bounds__(S1_TBS)
                 const float c[4] = {v.x, v.y, v.z, v.w};
                 const float d2 = knn_dist2(q, c, DIM);
                 const uint32_t ci = (uint32_t)(base + t);
-                if (d2 <= best.worst() && ci != self) best.offer(d2, ci);
+                if (knn_pair_key(d2, ci) < knn_pair_key(best.d[0], best.i[0]) && ci != self)
+                    knn_best_insert(best, d2, ci);
             }
         }
     }
-    if (active) best.store(idx + j * (size_t)k, dist2 + j * (size_t)k, k);
+    if (active) knn_best_store(best, k, j, idx, dist2);
 }
 
 extern "C" size_t knn_s1_brute_tiled_tree_bytes(size_t n, int dim)
@@ -79,17 +79,12 @@ extern "C" cudaError_t knn_s1_brute_tiled_query(const void *tree, const float *p
                                                 const float *queries, size_t m, int dim, int k, int all,
                                                 uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
 {
-    unsigned grid;
-    KIT_TRY(knn_check(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, 0));
-    if (m == 0) return cudaSuccess;
-    if (all) queries = points;
-    if (!(grid = kit_blocks_for(m, S1_TBS))) return cudaErrorInvalidValue;
-    KIT_TRY(knn_dispatch(dim, k, [&](auto D, auto KK) -> cudaError_t {
-        s1_kernel<decltype(D)::value, decltype(KK)::value>
-            <<<grid, S1_TBS, 0, s>>>(points, n, queries, m, k, all, idx, dist2);
-        return cudaSuccess;
-    }));
-    return cudaGetLastError();
+    return knn_query_launch<S1_TBS>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, false, s,
+                                    [&](auto dd, auto kk, unsigned grid) {
+                                        s1_kernel<decltype(dd)::value, decltype(kk)::value>
+                                            <<<grid, S1_TBS, 0, s>>>(points, n, queries, m, k, all, idx, dist2);
+                                        return cudaSuccess;
+                                    });
 }
 
 KIT_DESCRIBE(knn_s1_brute_tiled_describe, (s1_kernel<3, 8>), S1_TBS, 0)

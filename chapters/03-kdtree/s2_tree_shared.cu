@@ -26,7 +26,7 @@
  * limits the resident threads (8 B x levels per thread), dim + 1 scalar loads per node, and the
  * document's tiny blocks (its best: 4 - 16 threads on a GTX 285) leave most lanes of a warp idle
  * on a modern GPU - the tuning table knn_s2_tpb_variants measures 4 .. 128 threads.
- * Keeps (knn.h): dim 2 .. 4, k 1 .. 32 (register buckets 1, 8, 16, 32), n and m up to KNN_MAX_N,
+ * Keeps (knn.h): dim 2 .. 4, k 1 .. 32 (register buckets 1, 4, 8, 16, 32), n and m up to KNN_MAX_N,
  * any 4-byte aligned points / queries / outputs, exact (d2, index) answers, n = 0 -> no
  * neighbours. */
 #include "knn_tree.cuh"
@@ -34,7 +34,7 @@
 #define S2_TPB 64         /* the ladder step's block size */
 #define S2_DESC_LEVELS 21 /* describe(): the stack of a tree of 2^20 .. 2^21 - 1 points */
 
-extern "C" const char knn_s2_tree_shared_param[] = "tpb=64 stack=shared (8 B x levels per thread) k-buckets=1/8/16/32";
+extern "C" const char knn_s2_tree_shared_param[] = "tpb=64 stack=shared (8 B x levels per thread) k-buckets=1/4/8/16/32";
 
 template <int DIM, int KB>
 static inline KIT_HD void s2_search(const float *__restrict__ nodef, const uint32_t *__restrict__ ids,
@@ -96,17 +96,13 @@ static cudaError_t s2_run(const void *tree, const float *points, size_t n, const
                           int dim, int k, int all, uint32_t *idx, float *dist2, void *scratch, cudaStream_t s)
 {
     static_assert(TPB >= 1 && TPB <= 128, "the shared stack of 128 threads x 31 levels is the 48 KB limit");
-    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
-    if (m == 0) return cudaSuccess;
-    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
-    const unsigned grid = kit_blocks_for(m, TPB);
-    if (grid == 0) return cudaErrorInvalidValue;
-    const size_t smem = s2_smem(n, TPB);
-    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
-        s2_query_kernel<decltype(dd)::value, decltype(kk)::value, TPB>
-            <<<grid, TPB, smem, s>>>(tree, (uint32_t)n, queries, m, k, all, idx, dist2);
-        return cudaGetLastError();
-    });
+    return knn_query_launch<TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, true, s,
+                                 [&](auto dd, auto kk, unsigned grid) {
+                                     s2_query_kernel<decltype(dd)::value, decltype(kk)::value, TPB>
+                                         <<<grid, TPB, s2_smem(n, TPB), s>>>(tree, (uint32_t)n, queries, m, k,
+                                                                             all, idx, dist2);
+                                     return cudaSuccess;
+                                 });
 }
 
 template <int TPB>
@@ -148,7 +144,7 @@ extern "C" cudaError_t knn_s2_tree_shared_describe(kit_kernel_desc *d) { return 
 /* ---- tuning table: threads per block (the document's Fig. 7.7: its best were 4 - 16) */
 #define S2_FILE "chapters/03-kdtree/s2_tree_shared.cu"
 #define S2_VARIANT(T)                                                                                   \
-    {{"s2_tree_shared", "tpb=" #T " stack=shared (8 B x levels per thread) k-buckets=1/8/16/32",       \
+    {{"s2_tree_shared", "tpb=" #T " stack=shared (8 B x levels per thread) k-buckets=1/4/8/16/32",     \
       "the document's search: CPU-built tree, one thread per query, stack in shared memory", S2_FILE,  \
       NULL, KIT_STEP_GPU, s2_describe<T>, 0, 0},                                                        \
      knn_s2_tree_shared_tree_bytes, knn_s2_tree_shared_build, knn_s2_tree_shared_scratch, s2_run<T>,   \

@@ -22,7 +22,11 @@
  * time back (Morton order, then no stack at all).
  * What still limits it: the queries are walked in input order, so the 32 lanes of a warp follow 32
  * unrelated paths (a warp costs the union of them); the local stack is memory traffic (8 B per
- * push and pop, L1 hits mostly).
+ * push and pop, L1 hits mostly).  For the same reason, likely, s3 and s4 have no k bucket 4 (the
+ * other steps do): on an H100 (n = m = 10^6, 3D uniform) s3 took 11% longer with KB = 4 than with
+ * KB = 8 at k = 2 and 4, s4 4 - 11% longer, while s5 .. s7 (no stack) took 13 - 17% less; KB = 4
+ * needs 30 registers instead of 38, so 2048 threads fit an SM instead of 1536, and more stacks
+ * share L1.
  * Keeps (knn.h): as s2. */
 #include "knn_tree.cuh"
 
@@ -66,16 +70,14 @@ extern "C" cudaError_t knn_s3_tree_local_query(const void *tree, const float *po
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    KIT_TRY(knn_tree_query_args(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch));
-    if (m == 0) return cudaSuccess;
-    if (n == 0) return knn_fill_none(idx, dist2, m * (size_t)k, s);
-    const unsigned grid = kit_blocks_for(m, S3_TPB);
-    if (grid == 0) return cudaErrorInvalidValue;
-    return knn_on_dim_k(dim, k, [&](auto dd, auto kk) {
-        s3_query_kernel<decltype(dd)::value, decltype(kk)::value>
-            <<<grid, S3_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all, idx, dist2);
-        return cudaGetLastError();
-    });
+    /* no k bucket 4 (false): KB = 8 serves k = 2 .. 8, see the opening comment */
+    return knn_query_launch<S3_TPB, false>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, true, s,
+                                           [&](auto dd, auto kk, unsigned grid) {
+                                               s3_query_kernel<decltype(dd)::value, decltype(kk)::value>
+                                                   <<<grid, S3_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k,
+                                                                            all, idx, dist2);
+                                               return cudaSuccess;
+                                           });
 }
 
 KIT_DESCRIBE(knn_s3_tree_local_describe, (s3_query_kernel<3, 1>), S3_TPB, 0)

@@ -23,16 +23,18 @@
 extern "C" const char knn_s4_morton_param[] =
     "tpb=128 stack=local (32 x 8 B) node=float4 morton=b bits/axis (b<=10/7/5 for dim 2/3/4)";
 
-template <int DIM, int KB>
-static __global__ void __launch_bounds__(S4_TPB)
-    s4_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all,
-                    const uint32_t *perm, uint32_t *idx, float *dist2)
-{
-    knn_morton_query_slot<DIM, KB>((size_t)blockIdx.x * S4_TPB + threadIdx.x, queries, m, k, all, perm, idx, dist2,
-                                   [&](const float (&q)[DIM], uint32_t self, knn_best<KB> &b) {
-                                       knn_search_local<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, self, b);
-                                   });
-}
+/* the search of the step's knn_morton_kernel (knn_morton.cuh): s3's local-stack walk */
+struct s4_searcher {
+    static constexpr int TPB = S4_TPB;
+    static constexpr bool KB4 = false; /* as s3: KB = 8 for k = 2 .. 8 */
+    using params = std::tuple<const void *, uint32_t>; /* tree, n */
+    template <int DIM, int KB>
+    static __device__ __forceinline__ void search(const float (&q)[DIM], uint32_t self, knn_best<KB> &b,
+                                                  const void *tree, uint32_t n)
+    {
+        knn_search_local<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, self, b);
+    }
+};
 
 extern "C" size_t knn_s4_morton_tree_bytes(size_t n, int dim)
 {
@@ -55,12 +57,8 @@ extern "C" cudaError_t knn_s4_morton_query(const void *tree, const float *points
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    return knn_morton_query<S4_TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
-                                    [&](auto dd, auto kk, unsigned grid, const uint32_t *perm) {
-                                        s4_query_kernel<decltype(dd)::value, decltype(kk)::value>
-                                            <<<grid, S4_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all,
-                                                                     perm, idx, dist2);
-                                    });
+    return knn_morton_query<s4_searcher>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
+                                         [&] { return s4_searcher::params(tree, (uint32_t)n); });
 }
 
-KIT_DESCRIBE(knn_s4_morton_describe, (s4_query_kernel<3, 1>), S4_TPB, 0)
+KIT_DESCRIBE(knn_s4_morton_describe, (knn_morton_kernel_of<s4_searcher, 3, 1>()), S4_TPB, 0)

@@ -61,16 +61,18 @@ static inline KIT_HD void s5_search(const float4 *__restrict__ nodes, const uint
     }
 }
 
-template <int DIM, int KB>
-static __global__ void __launch_bounds__(S5_TPB)
-    s5_query_kernel(const void *tree, uint32_t n, const float *queries, size_t m, int k, int all,
-                    const uint32_t *perm, uint32_t *idx, float *dist2)
-{
-    knn_morton_query_slot<DIM, KB>((size_t)blockIdx.x * S5_TPB + threadIdx.x, queries, m, k, all, perm, idx, dist2,
-                                   [&](const float (&q)[DIM], uint32_t self, knn_best<KB> &b) {
-                                       s5_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, self, b);
-                                   });
-}
+/* the search of the step's knn_morton_kernel (knn_morton.cuh) */
+struct s5_searcher {
+    static constexpr int TPB = S5_TPB;
+    static constexpr bool KB4 = true;
+    using params = std::tuple<const void *, uint32_t>; /* tree, n */
+    template <int DIM, int KB>
+    static __device__ __forceinline__ void search(const float (&q)[DIM], uint32_t self, knn_best<KB> &b,
+                                                  const void *tree, uint32_t n)
+    {
+        s5_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, n), n, q, self, b);
+    }
+};
 
 extern "C" size_t knn_s5_stackless_tree_bytes(size_t n, int dim)
 {
@@ -94,12 +96,8 @@ extern "C" cudaError_t knn_s5_stackless_query(const void *tree, const float *poi
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    return knn_morton_query<S5_TPB>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
-                                    [&](auto dd, auto kk, unsigned grid, const uint32_t *perm) {
-                                        s5_query_kernel<decltype(dd)::value, decltype(kk)::value>
-                                            <<<grid, S5_TPB, 0, s>>>(tree, (uint32_t)n, queries, m, k, all,
-                                                                     perm, idx, dist2);
-                                    });
+    return knn_morton_query<s5_searcher>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
+                                         [&] { return s5_searcher::params(tree, (uint32_t)n); });
 }
 
-KIT_DESCRIBE(knn_s5_stackless_describe, (s5_query_kernel<3, 1>), S5_TPB, 0)
+KIT_DESCRIBE(knn_s5_stackless_describe, (knn_morton_kernel_of<s5_searcher, 3, 1>()), S5_TPB, 0)

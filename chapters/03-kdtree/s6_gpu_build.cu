@@ -15,8 +15,9 @@
  * in-order range: level l splits each of its 2^l ranges around its left-balanced median along axis
  * l % dim - the size(2i) smaller points (in the order of knn_key, ties anywhere) to the front, the
  * median to rank start + size(2i), the rest behind - and never moves a point out of its range.
- *   0  s6_load: points -> (float4, original index) array, the bounding box (order keys, block
- *      min/max then one atomicMin/Max per block and axis) into the tree header.
+ *   0  s6_load: points -> (float4, original index) array, the bounding box (order keys, warp
+ *      min/max - blocks/warp_minmax.cuh: REDUX on sm_80+, shuffles on sm_75 - then block min/max,
+ *      then one atomicMin/Max per block and axis) into the tree header.
  *   1  global levels l = 0 .. lloc - 1, while a segment (the largest, node 2^l) holds more than
  *      S6_LOCAL_MAX points; a segment is cut into tiles of S6_TILE points, one block per tile:
  *      a  radix select of the median key in 4 passes of 8-bit digits (most significant first):
@@ -62,6 +63,7 @@
 #include <stddef.h>
 
 #include "blocks/ballot_warp.cuh"
+#include "blocks/warp_minmax.cuh"
 #include "knn_tree.cuh"
 
 #define S6_TPB 256                  /* global-level kernels */
@@ -204,8 +206,8 @@ static __global__ void __launch_bounds__(S6_TPB)
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
 #pragma unroll
     for (int a = 0; a < 4; a++) {
-        lo[a] = __reduce_min_sync(BALLOT_FULL, lo[a]);
-        hi[a] = __reduce_max_sync(BALLOT_FULL, hi[a]);
+        lo[a] = warp_min_u32(lo[a]); /* every lane of every warp gets here: full warps */
+        hi[a] = warp_max_u32(hi[a]);
     }
     if (lane == 0)
 #pragma unroll

@@ -144,18 +144,19 @@ static inline KIT_HD void s7_search(const float4 *__restrict__ nodes, const uint
     }
 }
 
-template <int DIM, int KB>
-static __global__ void __launch_bounds__(S7_TPB)
-    s7_query_kernel(const void *tree, knn_lb lb, int Lb, const float4 *in, const uint32_t *inid,
-                    const float4 *boxes, const float *queries, size_t m, int k, int all, const uint32_t *perm,
-                    uint32_t *idx, float *dist2)
-{
-    knn_morton_query_slot<DIM, KB>((size_t)blockIdx.x * S7_TPB + threadIdx.x, queries, m, k, all, perm, idx, dist2,
-                                   [&](const float (&q)[DIM], uint32_t self, knn_best<KB> &b) {
-                                       s7_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, lb.n), in, inid, boxes, lb,
-                                                          Lb, q, self, b);
-                                   });
-}
+/* the search of the step's knn_morton_kernel (knn_morton.cuh); the tree's parts from s7_plan */
+struct s7_searcher {
+    static constexpr int TPB = S7_TPB;
+    static constexpr bool KB4 = true;
+    using params = std::tuple<const void *, knn_lb, int, const float4 *, const uint32_t *, const float4 *>;
+    template <int DIM, int KB>
+    static __device__ __forceinline__ void search(const float (&q)[DIM], uint32_t self, knn_best<KB> &b,
+                                                  const void *tree, const knn_lb &lb, int Lb, const float4 *in,
+                                                  const uint32_t *inid, const float4 *boxes)
+    {
+        s7_search<DIM, KB>(knn_nodes(tree), knn_ids(tree, lb.n), in, inid, boxes, lb, Lb, q, self, b);
+    }
+};
 
 /* ---------------------------------------------------------------- the build's extra passes */
 
@@ -253,17 +254,13 @@ extern "C" cudaError_t knn_s7_buckets_query(const void *tree, const float *point
                                     size_t m, int dim, int k, int all, uint32_t *idx, float *dist2,
                                     void *scratch, cudaStream_t s)
 {
-    return knn_morton_query<S7_TPB>(
-        tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s,
-        [&](auto dd, auto kk, unsigned grid, const uint32_t *perm) {
-            s7_plan P;
-            s7_make_plan(n, &P);
-            const char *base = (const char *)tree;
-            const float4 *in = (const float4 *)(base + P.off_in), *boxes = (const float4 *)(base + P.off_box);
-            const uint32_t *inid = (const uint32_t *)(base + P.off_inid);
-            s7_query_kernel<decltype(dd)::value, decltype(kk)::value><<<grid, S7_TPB, 0, s>>>(
-                tree, P.lb, P.Lb, in, inid, boxes, queries, m, k, all, perm, idx, dist2);
-        });
+    return knn_morton_query<s7_searcher>(tree, points, n, queries, m, dim, k, all, idx, dist2, scratch, s, [&] {
+        s7_plan P;
+        s7_make_plan(n, &P); /* n >= 1 here */
+        const char *base = (const char *)tree;
+        return s7_searcher::params(tree, P.lb, P.Lb, (const float4 *)(base + P.off_in),
+                                   (const uint32_t *)(base + P.off_inid), (const float4 *)(base + P.off_box));
+    });
 }
 
-KIT_DESCRIBE(knn_s7_buckets_describe, (s7_query_kernel<3, 1>), S7_TPB, 0)
+KIT_DESCRIBE(knn_s7_buckets_describe, (knn_morton_kernel_of<s7_searcher, 3, 1>()), S7_TPB, 0)

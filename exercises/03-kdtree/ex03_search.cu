@@ -1,12 +1,10 @@
 /* ex03_search.cu - the kernel of exercise ex03_trim: the document's depth-first kd-tree search,
- * one thread per query, the stack in local memory, the k best in registers (knn_best.cuh), and
+ * one thread per query, the stack in local memory, the k best in registers (knn_tree.cuh), and
  * the exercise's ex03_visit / ex03_children (knn_ex_trim.cuh) for the trim test and the push
  * order.  Plumbing only: nothing to write here.  It survives a wrong exercise: children past n
  * are not read and the stack never overflows (the answer is then wrong, not a fault). */
 #include "ex03_search.h"
-#include "kit_cuda.cuh"
-#include "knn.h"
-#include "knn_best.cuh"
+#include "knn_tree.cuh"
 #include "knn_ex_trim.cuh"
 
 #define EX03_TBS 64
@@ -26,8 +24,8 @@ __global__ void __launch_bounds__(EX03_TBS)
 #pragma unroll
     for (int a = 0; a < DIM; a++) q[a] = queries[j * DIM + a];
     knn_best<32> best;
-    best.init();
-    float bound = __int_as_float(0x7F800000);
+    knn_best_init(best, k);
+    float bound = best.d[0]; /* the k-th best: +inf until k are held */
     uint32_t seen = 0;
     int sp = 0;
     if (n > 0) {
@@ -42,8 +40,8 @@ __global__ void __launch_bounds__(EX03_TBS)
         seen++;
         const float4 v = node[nd];
         const float p[4] = {v.x, v.y, v.z, v.w};
-        best.offer(knn_dist2(q, p, DIM), idx[nd]);
-        bound = best.kth(k);
+        knn_best_offer(best, knn_dist2(q, p, DIM), idx[nd]);
+        bound = best.d[0];
         const int axis = (31 - __clz((int)nd)) % DIM; /* depth of nd, cyclic */
         uint32_t child[2];
         float plane[2];
@@ -54,7 +52,7 @@ __global__ void __launch_bounds__(EX03_TBS)
             sp++;
         }
     }
-    best.store(out_idx + j * (size_t)k, out_dist2 + j * (size_t)k, k);
+    knn_best_store(best, k, j, out_idx, out_dist2);
     if (visits) visits[j] = seen;
 }
 
