@@ -38,6 +38,20 @@ endif
 chid = $(firstword $(subst -, ,$1))
 
 # ------------------------------------------------------------- GPU target
+# ARCH=sm_75 (one architecture: its machine code and PTX), ARCH=compute_75 (PTX only: the driver
+# JIT-compiles it, e.g. to run the pre-Hopper code paths on a Hopper GPU), ARCH=sm_75,sm_120 (machine
+# code for each, oldest first, and the PTX of the last), ARCH=all (every architecture CUDA 13
+# compiles: one fat binary for a lab of mixed GPUs)
+comma := ,
+ARCH_ALL := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+ARCHS := $(if $(filter all,$(ARCH)),$(ARCH_ALL),$(subst $(comma), ,$(ARCH)))
+ifneq ($(words $(ARCHS)),1)
+ifneq ($(ARCHS),)
+ifneq ($(filter-out sm_%,$(ARCHS)),)
+$(error ARCH=$(ARCH): a list names sm_XX architectures only (e.g. ARCH=sm_75,sm_120))
+endif
+endif
+endif
 ifeq ($(ARCH),)
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
 ifneq ($(GPU_CC),)
@@ -46,8 +60,11 @@ else
 # no GPU here: Hopper machine code plus PTX, so every .cu still compiles
 GENCODE := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 endif
-else
+else ifeq ($(words $(ARCHS)),1)
 GENCODE := -arch=$(ARCH)
+else
+GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
+           -gencode arch=compute_$(patsubst sm_%,%,$(lastword $(ARCHS))),code=compute_$(patsubst sm_%,%,$(lastword $(ARCHS)))
 endif
 
 # ------------------------------------------------------------------ flags

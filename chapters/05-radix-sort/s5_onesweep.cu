@@ -41,6 +41,7 @@
  * address: scalar coalesced accesses only; all four key types, keys only and pairs; n <= RADIX_MAX_N
  * (counts and global positions are 32-bit: exact for n < 2^32; pointers are offset in 64 bits). */
 #include "blocks/lookback.cuh"
+#include "kit_arch.cuh"
 #include "radix_rank.cuh"
 
 /* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
@@ -236,7 +237,8 @@ static constexpr size_t os_smem()
            (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0);
 }
 
-/* Blocks per SM the register budget (__launch_bounds__) is set for: the arrays a thread holds at
+/* Blocks per SM the register budget (__launch_bounds__) is set for (at most what the target's SM
+ * holds: kit_min_blocks; Turing holds two blocks of 384): the arrays a thread holds at
  * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
  * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
  * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two. */
@@ -250,7 +252,8 @@ static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words
 template <int KT, bool PAIRS, class C>
 static constexpr __host__ __device__ int os_blocks()
 {
-    return C::MINB ? C::MINB : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY);
+    return kit_min_blocks(C::TBS, C::MINB ? C::MINB
+                                          : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY));
 }
 
 /* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors

@@ -53,6 +53,7 @@
 #define COMPACT_SINGLE_PASS_CUH
 
 #include "blocks/lookback.cuh"
+#include "kit_arch.cuh"
 #include "compact_device.cuh"
 
 enum { SP_SELECT = 0, SP_PARTITION = 1, SP_UNIQUE = 2 };
@@ -238,11 +239,12 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
     }
 }
 
-/* MINB: the blocks per SM __launch_bounds__ asks for (0: none, the compiler chooses the registers;
+/* MINB: the blocks per SM __launch_bounds__ asks for (at most what the target's SM holds,
+ * kit_min_blocks: Turing takes 4 of 256 where Hopper takes 6; 0: none, the compiler chooses the registers;
  * an explicit 1 lets ptxas spend more: 40 instead of 32 for indices at 384 x 16).  LBK: descriptors
  * per lane of the look-back window (lookback_warp_u32<LBK>: 32 x LBK tiles per round trip). */
 template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK>
-static __global__ void __launch_bounds__(TBS, MINB) sp_kernel(const sp_args a)
+static __global__ void __launch_bounds__(TBS, kit_min_blocks(TBS, MINB)) sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, OP> R;

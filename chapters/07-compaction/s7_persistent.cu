@@ -40,7 +40,7 @@ static __device__ __forceinline__ void pp_load(const sp_args &a, unsigned tile, 
 }
 
 template <int TBS, int IPT, int MODE, bool FV, int MINB>
-static __global__ void __launch_bounds__(TBS, MINB) pp_kernel(const sp_args a)
+static __global__ void __launch_bounds__(TBS, kit_min_blocks(TBS, MINB)) pp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, SP_SELECT> R;
