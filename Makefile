@@ -25,6 +25,9 @@ endif
 # ---------------------------------------------------------------- chapters
 ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
 # CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter
+ifneq ($(filter -%,$(CH)),)
+$(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
+endif
 override CH := $(firstword $(subst -, ,$(CH)))
 override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
 ifneq ($(CH),)
@@ -193,7 +196,8 @@ bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plot
 	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) $(if $(INPUT),--input $(INPUT)); \
 	  r=$$?; [ $$r = 2 ] && exit 2; [ $$r = 0 ] || st=$$r; \
 	done; \
-	if command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots || st=1; \
+	if ! nvidia-smi -L >/dev/null 2>&1; then echo "no CUDA device here: plots/ is left as committed (the CPU rows went to build/cpu-only/)"; \
+	elif command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots || st=1; \
 	else echo "gnuplot is not installed here: copy plots/ to a machine with gnuplot and run 'make plots' there"; fi; \
 	exit $$st
 
@@ -214,7 +218,8 @@ demo: all ## time and verify a chapter's ladder at one size as a table (CH=NN N=
 	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} demo $(if $(N),--n $(N)) || st=$$?; echo; done; exit $$st
 
 sanitize: all ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
-	@test -x $(SANITIZER) || { echo "make sanitize: $(SANITIZER) not found"; exit 2; }
+	@nvidia-smi -L >/dev/null 2>&1 || { echo "make sanitize: no CUDA device here (compute-sanitizer watches kernels on a GPU)"; exit 2; }
+	@test -x $(SANITIZER) || { echo "make sanitize: $(SANITIZER) not found (it comes with the CUDA Toolkit; SANITIZER=path)"; exit 2; }
 	@st=0; for c in $(CHAPTERS); do for tool in memcheck racecheck synccheck initcheck; do \
 	  extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
 	  echo "== $$c: $$tool"; \

@@ -6,7 +6,7 @@
  *                               (run under compute-sanitizer by `make sanitize`)
  *   chNN profile [--n SIZE]     every step once (run under Nsight Compute by `make profile`)
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "kit.h"
 
 #include <errno.h>
@@ -156,6 +156,32 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+/* 1 when path is the folder plots/ of the working directory (the repository's root, where make
+ * runs the programs) or inside it, however it is spelled (./plots/01-copy, an absolute path, a
+ * link): the committed GPU results, which a run without a GPU must not touch */
+static int in_plots(const char *path)
+{
+    char root[4096], buf[4096], real[4096];
+    size_t n;
+    if (!realpath("plots", root)) return 0; /* no plots/ here: nothing to protect */
+    snprintf(buf, sizeof buf, "%s", path);
+    /* the deepest part of path that exists (the rest is created later) */
+    while (!realpath(buf, real)) {
+        char *slash = strrchr(buf, '/');
+        if (!slash) {
+            if (!getcwd(real, sizeof real)) return 0;
+            break;
+        }
+        if (slash == buf) {
+            snprintf(real, sizeof real, "/");
+            break;
+        }
+        *slash = '\0';
+    }
+    n = strlen(root);
+    return !strncmp(real, root, n) && (real[n] == '\0' || real[n] == '/');
+}
+
 static int int_arg(const char *s, int lo, int hi, int *v)
 {
     char *end;
@@ -280,10 +306,21 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         else if (!strcmp(a, "--exp") && v) { exps = v; i++; }
         else if (!strcmp(a, "--input") && v) { b.inputs = v; i++; }
         else if (!strcmp(a, "--out") && v) { out = v; i++; }
-        else if (!strcmp(a, "--reps") && int_arg(v, 1, 1000, &b.reps)) i++;
-        else if (!strcmp(a, "--warmup") && int_arg(v, 0, 100, &b.warmup)) i++;
-        else if (!strcmp(a, "--max-log2") && int_arg(v, 10, 34, &b.max_log2)) i++;
-        else if (!strcmp(a, "--cpu") && v && (!strcmp(v, "none") || !strcmp(v, "measure"))) {
+        else if (!strcmp(a, "--reps") || !strcmp(a, "--warmup") || !strcmp(a, "--max-log2")) {
+            const int reps = !strcmp(a, "--reps"), warm = !strcmp(a, "--warmup");
+            const int lo = reps ? 1 : warm ? 0 : 10, hi = reps ? 1000 : warm ? 100 : 34;
+            if (!int_arg(v, lo, hi, reps ? &b.reps : warm ? &b.warmup : &b.max_log2)) {
+                fprintf(stderr, "ch%s bench: %s takes a whole number from %d to %d (%s%s%s)\n", c->id, a, lo, hi,
+                        v ? "got '" : "no value given", v ? v : "", v ? "'" : "");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--cpu")) {
+            if (!v || (strcmp(v, "none") && strcmp(v, "measure"))) {
+                fprintf(stderr, "ch%s bench: --cpu takes measure or none (%s%s%s)\n", c->id,
+                        v ? "got '" : "no value given", v ? v : "", v ? "'" : "");
+                return 2;
+            }
             b.no_cpu = !strcmp(v, "none");
             i++;
         } else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
@@ -296,6 +333,11 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         }
     }
     if (axes[0]) b.axes = axes;
+    if (out && strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv")) {
+        fprintf(stderr, "ch%s bench: --out takes a folder (each experiment writes NAME.csv into it), not "
+                "a file: '%s'\n", c->id, out);
+        return 2;
+    }
     if (exps) {
         char *list = strdup(exps), *tok, *save = NULL;
         for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -337,9 +379,12 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         fprintf(stderr, "ch%s bench on %s (%d SMs, L2 %zu MB): cudaMemcpy D2D %.0f GB/s -> %s/\n",
                 c->id, d->name, d->sms, d->l2_bytes >> 20, b.copy_gbps, outdir);
     } else {
-        /* never overwrite GPU results with CPU-only ones, unless --out says where */
-        if (out) snprintf(outdir, sizeof outdir, "%s", out);
+        /* never overwrite GPU results with CPU-only ones: --out is taken unless it is plots/ */
+        if (out && !in_plots(out)) snprintf(outdir, sizeof outdir, "%s", out);
         else snprintf(outdir, sizeof outdir, "build/cpu-only/%s", c->dir);
+        if (out && in_plots(out))
+            fprintf(stderr, "ch%s bench: %s: not writing CPU-only rows into %s (the committed GPU results "
+                    "stay)\n", c->id, why, out);
         fprintf(stderr, "ch%s bench: %s: timing the CPU baselines only, into %s/\n", c->id, why,
                 outdir);
     }
@@ -488,7 +533,10 @@ static int shape_args(const kit_chapter *c, const char *cmd, int argc, char **ar
     for (a = 0; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         int r;
-        if (!strcmp(argv[a], "--n") && v) {
+        if ((!strcmp(argv[a], "--n") || !strcmp(argv[a], "--input")) && !v) {
+            fprintf(stderr, "ch%s %s: %s needs a value (see: ch%s help)\n", c->id, cmd, argv[a], c->id);
+            return 2;
+        } else if (!strcmp(argv[a], "--n") && v) {
             if (!kit_parse_size(v, n, msg, sizeof msg)) {
                 fprintf(stderr, "ch%s %s: %s\n", c->id, cmd, msg);
                 return 2;

@@ -9,9 +9,13 @@ int kit_gpu_available(char *why, size_t len)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
+        /* the runtime's own words for a machine without a driver ("CUDA driver version is
+         * insufficient for CUDA runtime version") read as if a driver were there */
         if (why && len)
             snprintf(why, len, "no CUDA device (%s)",
-                     e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
+                     e == cudaErrorInsufficientDriver ? "no NVIDIA driver here, or one older than this CUDA runtime"
+                     : e == cudaErrorNoDevice || e == cudaSuccess ? "the driver reports none"
+                                                                    : cudaGetErrorString(e));
         cudaGetLastError(); /* clear the sticky-free error so later calls start clean */
         return 0;
     }

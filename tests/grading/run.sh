@@ -234,5 +234,25 @@ else
   check "... with advice that fits (package manager busy)" has "$tmp/deps2.txt" 'package manager is busy'
 fi
 
+# ------------------------------------------- the main job without a GPU: plots/ is never touched
+if [ $gpu = 0 ]; then
+  before=$(git -C "$repo" status --porcelain -- plots 2>&1)
+  BUILDROOT=$broot make --no-print-directory bench CH=01 QUICK=1 EXP=sweep >"$tmp/bench.txt" 2>&1
+  st=$?
+  check "make bench without a GPU runs the CPU rows" eval '[ $st = 0 ] && has "$tmp/bench.txt" "CPU rows only"'
+  check "... and leaves plots/ as committed (no CSV, no figure redrawn)" \
+    eval '[ "$(git -C "$repo" status --porcelain -- plots 2>&1)" = "$before" ]'
+  check "... its rows are in build/cpu-only/" [ -s "$repo/build/cpu-only/01-copy/sweep.csv" ]
+  "$broot/solutions/bin/ch01" bench --quick --exp sweep --out ./plots/01-copy/ >"$tmp/bench2.txt" 2>&1
+  check "ch01 bench --out ./plots/01-copy/ without a GPU writes elsewhere and says so" \
+    eval '[ "$(git -C "$repo" status --porcelain -- plots 2>&1)" = "$before" ] && has "$tmp/bench2.txt" "not writing CPU-only rows"'
+  "$broot/solutions/bin/ch01" bench --reps 0 >"$tmp/bench3.txt" 2>&1
+  st=$?
+  check "ch01 bench --reps 0 is refused with the valid range" eval '[ $st = 2 ] && has "$tmp/bench3.txt" "from 1 to 1000"'
+  "$broot/solutions/bin/ch01" bench --out "$tmp/none/x.csv" >"$tmp/bench4.txt" 2>&1
+  st=$?
+  check "ch01 bench --out FILE.csv is refused (--out is a folder)" eval '[ $st = 2 ] && [ ! -e "$tmp/none" ]'
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
