@@ -70,6 +70,16 @@ GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
            -gencode arch=compute_$(patsubst sm_%,%,$(lastword $(ARCHS))),code=compute_$(patsubst sm_%,%,$(lastword $(ARCHS)))
 endif
 
+# KIT_DEVICE=t4 ...: run on this GPU with another GPU's published limits (reference/device.c's
+# table, the one list of names; docs/gpu-setup.md says what that does and does not prove)
+KIT_DEVICES := $(shell sed -n 's/^    {"\([a-z0-9]*\)", .*/\1/p' reference/device.c)
+ifneq ($(KIT_DEVICE),)
+ifeq ($(filter $(KIT_DEVICE),$(KIT_DEVICES)),)
+$(error KIT_DEVICE=$(KIT_DEVICE): no such device profile (have: $(KIT_DEVICES)))
+endif
+export KIT_DEVICE
+endif
+
 # ------------------------------------------------------------------ flags
 BUILDROOT ?= build
 export BUILDROOT
@@ -139,13 +149,49 @@ $(foreach c,$(ALL_CHAPTERS),$(eval $(call CHAPTER_RULES,$c)))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 PROGRAMS := $(foreach c,$(CHAPTERS),$(BUILD)/bin/ch$(call chid,$c))
-TEST_SRC := tests/kit_test.c $(if $(CH),,tests/test_00_reference.c) \
+TEST_SRC := tests/kit_test.c tests/kit_side.c $(if $(CH),,tests/test_00_reference.c) \
             $(foreach c,$(CHAPTERS),$(wildcard tests/test_$(call chid,$c)_*.c))
 TEST_BIN := $(BUILD)/bin/tests$(if $(CH),_$(CH))
 RESULTS := $(BUILD)/results$(if $(CH),_$(CH)).tsv
 $(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+
+# ---------------------------------------------------------------- grading
+# The graded suites (tests/test_NN_exercises.c) built twice more (tests/kit_side.c,
+# docs/grading.md): the judge, trusted, with Criterion and the harness (the grader builds it with
+# the skeletons, once); a runner per chapter, the student's side, without Criterion.
+ex_tests = $(wildcard tests/test_$(call chid,$1)_exercises.c)
+JUDGE_BIN := $(BUILD)/bin/judge$(if $(CH),_$(CH))
+RUNNERS := $(foreach c,$(CHAPTERS),$(if $(call ex_tests,$c),$(BUILD)/bin/runner_$(call chid,$c)))
+RUNNER_INC := -Itests $(foreach c,$(ALL_CHAPTERS),-Ichapters/$c -I$(IMPL)/$c)
+$(BUILD)/obj/judge/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DKIT_SIDE=1 $(TEST_INC) -c $< -o $@
+$(BUILD)/obj/runner/tests/%.o: tests/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
+$(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) \
+              $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+define RUNNER_RULES
+$(BUILD)/bin/runner_$(call chid,$1): $(BUILD)/obj/runner/tests/kit_side.o $(BUILD)/obj/runner/tests/test_$(call chid,$1)_exercises.o \
+                                     $(BUILD)/lib/lib$1.a $(KIT_LIB)
+	@mkdir -p $$(@D)
+	$(NVCC) $(LDFLAGS) -o $$@ $$^
+endef
+$(foreach c,$(ALL_CHAPTERS),$(if $(call ex_tests,$c),$(eval $(call RUNNER_RULES,$c))))
+
+.PHONY: judge runners judge-program runner-programs
+judge: # the grader's judge (build/IMPL/bin/judge[_NN])
+	@+$(BUILD_IN_PARALLEL) judge-program
+judge-program: $(JUDGE_BIN)
+	@:
+runners: # the runners of the student's side (build/IMPL/bin/runner_NN), no Criterion needed
+	@+$(BUILD_IN_PARALLEL) runner-programs
+runner-programs: $(RUNNERS)
+	@:
 
 # ------------------------------------------------------------------ targets
 .PHONY: test-big ratios all test grade bench plots demo exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
@@ -168,25 +214,32 @@ test: testbin ## run the Criterion suites (GPU tests skip with a reason when the
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB; SHARD=k/m: a part)
 	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
 
-grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students, sandboxed (UNSAFE=1: without)
 ifneq ($(SUBMISSIONS),)
-	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
+	@$(GRADE_ENV) tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
 else ifneq ($(SUBMISSION),)
-	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
+	@$(GRADE_ENV) tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
 else
 	@$(MAKE) --no-print-directory IMPL=$(if $(filter command line,$(origin IMPL)),$(IMPL),exercises) grade-here
 endif
 
 .PHONY: grade-here grade-cluster test-grading
-grade-here: testbin
-	@rm -f $(RESULTS); KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$(BUILD)/grade.log 2>&1 || true
+GRADE_ENV = CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" $(if $(UNSAFE),GRADE_UNSAFE=$(UNSAFE))
+# your own exercises (your code, so no sandbox): a build that fails replaces results.json too
+grade-here:
+	@rm -f $(RESULTS) $(BUILD)/results.json $(BUILD)/grade-notes.tsv
+	@if ! $(MAKE) --no-print-directory testbin >$(BUILD)/grade-build.log 2>&1; then \
+	  printf '*\tbuild\t%s\n' "$$(grep -m1 -E 'error|undefined reference|multiple definition' $(BUILD)/grade-build.log | cut -c1-200) (see $(BUILD)/grade-build.log)" >$(BUILD)/grade-notes.tsv; \
+	  : >$(RESULTS); tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json "$(CH)" $(BUILD)/grade-notes.tsv; exit 1; fi
+	@KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$(BUILD)/grade.log 2>&1 || true
 	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
 
-grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMISSIONS=dir [PARTITION= TIME= GPUS= ONLY=a,b WAIT=1]
+grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMISSIONS=dir [PARTITION= TIME= GPUS= CPUS= ONLY=a,b WAIT=1 WAIT_S=]
 	@test -n "$(SUBMISSIONS)" || { echo "make grade-cluster: SUBMISSIONS=dir (one sub-folder per student)"; exit 2; }
-	@CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" tools/grade-cluster.sh "$(SUBMISSIONS)" \
+	@$(GRADE_ENV) tools/grade-cluster.sh "$(SUBMISSIONS)" \
 	  $(if $(CH),--ch $(CH)) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
-	  $(if $(GPUS),--gpus $(GPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait)
+	  $(if $(GPUS),--gpus $(GPUS)) $(if $(CPUS),--cpus $(CPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait) \
+	  $(if $(WAIT_S),--timeout $(WAIT_S))
 
 test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
 	@tests/grading/run.sh
@@ -210,7 +263,14 @@ plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot)
 	@command -v gnuplot >/dev/null || { echo "make plots: gnuplot not found (apt-get install gnuplot-nox)"; exit 1; }
 	@for c in $(CHAPTERS); do \
 	  if ls plots/$$c/*.csv >/dev/null 2>&1; then \
-	    gnuplot -e "dir='plots/$$c'" reference/plot_common.gp chapters/$$c/plot.gp && echo "plots/$$c: drawn"; \
+	    ng=$$(for f in plots/$$c/*.csv; do tools/csvq $$f -- gpu 2>/dev/null | awk '!s[$$0]++' | wc -l; done | sort -n | tail -n 1); \
+	    gnuplot -e "dir='plots/$$c'; G=1" reference/plot_common.gp chapters/$$c/plot.gp && echo "plots/$$c: drawn"; \
+	    for k in $$(seq 2 $${ng:-1}); do \
+	      for f in plots/$$c/*.csv; do g=$$(tools/csvq $$f -- gpu 2>/dev/null | awk '!s[$$0]++' | sed -n "$${k}p"); [ -n "$$g" ] && break; done; \
+	      slug=$$(printf '%s' "$$g" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$$//'); \
+	      gnuplot -e "dir='plots/$$c'; G=$$k; SUFFIX='@$$slug'" reference/plot_common.gp chapters/$$c/plot.gp && \
+	        echo "plots/$$c: drawn for its GPU number $$k ($$g): *@$$slug.png"; \
+	    done; \
 	  else echo "plots/$$c: no CSV yet (make bench CH=$${c%%-*})"; fi; \
 	done
 

@@ -1,6 +1,7 @@
 /* buffers.c - device buffers for verified and rotated runs; large host buffers. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "kit.h"
+#include "kit_parts.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -486,8 +486,10 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
         if (sh->n > kit_step_max_n(L, i)) continue;
         e = kit_ladder_measure(ctx, i, s, WARMUP, REPS, t, &ok, msg, sizeof msg);
         if (e != cudaSuccess) {
-            printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
-            failed = 3;
+            const char *why = kit_unsupported();
+            if (why) printf("%-18s skipped: cannot run on this GPU: %s\n", si->name, why);
+            else printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
+            if (!why) failed = 3;
             if (!kit_recover()) {
                 failed = 1;
                 break;
@@ -499,8 +501,7 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
             cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
             snprintf(regs, sizeof regs, "%d", fa.numRegs);
             snprintf(smem, sizeof smem, "%zu", fa.sharedSizeBytes + kd.dyn_smem);
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kd.func, kd.block_threads,
-                                                              kd.dyn_smem) == cudaSuccess)
+            if (kit_occupancy(&blocks, kd.func, kd.block_threads, kd.dyn_smem) == cudaSuccess)
                 snprintf(occ, sizeof occ, "%d", blocks);
         }
         cudaGetLastError();
@@ -702,6 +703,18 @@ static int cmd_sanitize(const kit_chapter *c)
 int kit_chapter_main(const kit_chapter *c, int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
+    int bad = 0;
+    const kit_profile *prof = kit_profile_active(&bad);
+    if (bad) {
+        size_t i;
+        fprintf(stderr, "ch%s: KIT_DEVICE=%s: no such device profile (have:", c->id, getenv("KIT_DEVICE"));
+        for (i = 0; i < kit_nprofiles; i++) fprintf(stderr, " %s", kit_profiles[i].name);
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    if (prof && cmd && strcmp(cmd, "steps") && strcmp(cmd, "help"))
+        fprintf(stderr, "ch%s: device profile KIT_DEVICE=%s: launches sized for a %s on this GPU\n", c->id, prof->name,
+                prof->gpu);
     if (!cmd) return usage(c, stderr);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return usage(c, stdout);
     if (!strcmp(cmd, "steps")) {

@@ -55,7 +55,38 @@ typedef struct kit_device {
     size_t gmem_bytes;
     size_t smem_per_sm;      /* shared memory per SM */
     size_t smem_block_optin; /* largest dynamic shared memory a block may opt into */
+    int regs_sm;             /* 32-bit registers per SM */
+    const char *profile;     /* KIT_DEVICE's profile when one is active (the limits above are its), else NULL */
 } kit_device;
+
+/* KIT_DEVICE=t4|a100|rtx3090|l4|rtx4090|h100|b200 (device.c): the published limits of that GPU
+ * (SMs, shared memory per SM and per block, registers, resident threads and blocks per SM, L2,
+ * memory) replace the real GPU's where they are smaller, in kit_device_get and in every launch
+ * decision made through the calls below, so that the kit runs, on the GPU at hand, the grids,
+ * tiles and residencies it would choose on that GPU.  Clocks, bandwidth, caches and instruction
+ * timing stay the real GPU's (docs/gpu-setup.md).  Unknown names are an error. */
+typedef struct kit_profile {
+    const char *name, *gpu;
+    int cc_major, cc_minor, sms, max_threads_sm, max_blocks_sm, regs_sm;
+    size_t smem_per_sm, smem_block_optin, l2_bytes, gmem_bytes;
+    double bandwidth_gbs; /* published peak */
+} kit_profile;
+extern const kit_profile kit_profiles[];
+extern const size_t kit_nprofiles;
+/* The profile KIT_DEVICE names (NULL when unset); *bad = 1 when it names none (then NULL). */
+const kit_profile *kit_profile_active(int *bad);
+/* Resident blocks per SM of kernel at threads per block and dyn_smem bytes of dynamic shared
+ * memory: the occupancy API's answer, clamped to the profile's limits (threads, blocks, shared
+ * memory with 1 KB reserved per block, registers).  0 when one block does not fit. */
+cudaError_t kit_occupancy(int *per_sm, const void *kernel, int threads, size_t dyn_smem);
+/* Let kernel use dyn_smem bytes of dynamic shared memory (the opt-in past 48 KB); refused with
+ * cudaErrorInvalidValue, and the reason kept for kit_unsupported(), when static plus dynamic
+ * shared memory passes this device's (or profile's) per-block limit. */
+cudaError_t kit_smem_optin(const void *kernel, size_t dyn_smem);
+/* The reason the last launch decision found a kernel that cannot run on this device (a block
+ * that does not fit), then forgotten; NULL when there is none. */
+const char *kit_unsupported(void);
+void kit_set_unsupported(const char *fmt, ...);
 
 /* 1 when a usable CUDA device is present; else 0 and a reason in why
  * ("no CUDA device: ..."). Safe to call on machines without a driver. */
@@ -173,12 +204,7 @@ int kit_host_threads(void);
  * would cost more than they save), kit_host_threads() from there on. */
 int kit_host_parts(size_t n);
 void kit_host_parallel(void (*fn)(void *arg, int part, int parts), void *arg, int parts);
-/* Where part k of [0, n) cut into `parts` near-equal consecutive parts begins (k = parts: n). */
-size_t kit_part_start(size_t n, int k, int parts);
-/* A stable counting pass cut into parts: counts[k * radix + d] is part k's count of digit d; on
- * return it is where part k's first key of digit d goes: an exclusive scan in (digit, part) order,
- * so that a digit's keys of part k land after those of the parts before it. */
-void kit_part_offsets(size_t *counts, size_t radix, int parts);
+/* (Where each part starts, and the offsets of a counting pass cut into parts: kit_parts.h.) */
 
 /* ---------------------------------------------------------------- inputs */
 
@@ -425,6 +451,15 @@ cudaError_t kit_ctx_use(kit_ctx *c, const kit_ladder *L);
 /* Run all phases of step i once on poisoned outputs (guard zones around them), fetch
  * and compare with the reference, check the guards. */
 cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len);
+/* The two halves of kit_ctx_check, for a judge and a runner in two processes (tests/kit_side.c):
+ * run_raw runs every phase of step i once on poisoned outputs and fetches them with their guard
+ * zones; kit_ctx_raw is output buffer k as fetched (front guard, data, back guard: *bytes in all;
+ * NULL for an input); judge checks the guards and compares with the reference.  upload_inputs
+ * copies the host inputs (kit_ctx_inputs, e.g. replaced by the judge's) to every rotation. */
+cudaError_t kit_ctx_run_raw(kit_ctx *c, size_t i, cudaStream_t s);
+unsigned char *kit_ctx_raw(kit_ctx *c, size_t k, size_t *bytes);
+void kit_ctx_judge(kit_ctx *c, size_t i, int *ok, char *msg, size_t len);
+cudaError_t kit_ctx_upload_inputs(kit_ctx *c);
 /* Enqueue phase ph of step i on rotation rep % rot (no checks). */
 cudaError_t kit_ctx_launch(kit_ctx *c, size_t i, int ph, int rep, cudaStream_t s);
 /* Bytes step i of the context's ladder must move on the context's data: bytes_data() on

@@ -52,8 +52,13 @@ static inline cudaError_t kit_resident_grid(const void *kernel, int threads, siz
             return cudaSuccess;
         }
     sms = kit_sm_count();
-    KIT_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    if (sms <= 0 || per_sm <= 0) return cudaErrorInvalidConfiguration;
+    KIT_TRY(kit_occupancy(&per_sm, kernel, threads, smem));
+    if (sms <= 0) return cudaErrorInvalidConfiguration;
+    if (per_sm <= 0) {
+        kit_set_unsupported("a block of %d threads with %zu bytes of dynamic shared memory does not fit an SM of this GPU",
+                            threads, smem);
+        return cudaErrorInvalidConfiguration;
+    }
     *grid = (unsigned)(sms * per_sm);
     memo[next % 16] = entry{kernel, dev, threads, smem, *grid};
     next++;

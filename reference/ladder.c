@@ -305,12 +305,10 @@ int kit_compare_outputs(const kit_problem *P, const kit_host *want, const kit_ho
     return 1;
 }
 
-cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
+cudaError_t kit_ctx_run_raw(kit_ctx *c, size_t i, cudaStream_t s)
 {
     const kit_problem *P = c->P;
     size_t k;
-    *ok = 0;
-    if (msg && len) msg[0] = '\0';
     if (c->rot < 1 || i >= c->L->count) return cudaErrorInvalidValue;
     for (k = 0; k < P->nbufs; k++)
         if (P->bufs[k].role == KIT_OUT)
@@ -319,12 +317,42 @@ cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *m
     for (k = 0; k < P->nbufs; k++)
         if (P->bufs[k].role == KIT_OUT)
             KIT_TRY(kit_fetch(c->raw[k], c->dev[k][0], c->bytes[k] + 2 * GUARD, s));
-    KIT_TRY(cudaStreamSynchronize(s));
+    return cudaStreamSynchronize(s);
+}
+
+unsigned char *kit_ctx_raw(kit_ctx *c, size_t k, size_t *bytes)
+{
+    if (k >= c->P->nbufs || c->P->bufs[k].role != KIT_OUT) {
+        *bytes = 0;
+        return NULL;
+    }
+    *bytes = c->bytes[k] + 2 * GUARD;
+    return c->raw[k];
+}
+
+cudaError_t kit_ctx_upload_inputs(kit_ctx *c)
+{
+    size_t k;
+    int r;
+    for (k = 0; k < c->P->nbufs; k++)
+        if (c->P->bufs[k].role == KIT_IN)
+            for (r = 0; r < c->rot && c->bytes[k] > 0; r++)
+                KIT_TRY(cudaMemcpy(c->dev[k][r], c->want.buf[k], c->bytes[k], cudaMemcpyHostToDevice));
+    return cudaSuccess;
+}
+
+void kit_ctx_judge(kit_ctx *c, size_t i, int *ok, char *msg, size_t len)
+{
+    const kit_problem *P = c->P;
+    size_t k;
+    *ok = 0;
+    if (msg && len) msg[0] = '\0';
+    if (i >= c->L->count) return;
     for (k = 0; k < P->nbufs; k++)
         if (P->bufs[k].role == KIT_OUT &&
             (!guard_intact(c->raw[k], GUARD, "front", P->bufs[k].name, msg, len) ||
              !guard_intact(c->raw[k] + GUARD + c->bytes[k], GUARD, "back", P->bufs[k].name, msg, len)))
-            return cudaSuccess;
+            return;
     if (c->L->reference) { /* a per-step answer; the problem's is recomputed when needed */
         c->L->reference(c->L, i, &c->want, &c->sh);
         c->want_is_step = 1;
@@ -333,6 +361,14 @@ cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *m
         c->want_is_step = 0;
     }
     *ok = kit_compare_outputs(P, &c->want, &c->got, &c->sh, c->L->step(c->L, i)->flags, msg, len);
+}
+
+cudaError_t kit_ctx_check(kit_ctx *c, size_t i, cudaStream_t s, int *ok, char *msg, size_t len)
+{
+    *ok = 0;
+    if (msg && len) msg[0] = '\0';
+    KIT_TRY(kit_ctx_run_raw(c, i, s));
+    kit_ctx_judge(c, i, ok, msg, len);
     return cudaSuccess;
 }
 
@@ -424,8 +460,7 @@ static int step_blocks_per_sm(const kit_step_info *s)
     kit_kernel_desc d;
     int per_sm = 0;
     if (!s->describe || s->describe(&d) != cudaSuccess || !d.func ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d.func, d.block_threads,
-                                                      d.dyn_smem) != cudaSuccess) {
+        kit_occupancy(&per_sm, d.func, d.block_threads, d.dyn_smem) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
@@ -624,6 +659,14 @@ static cudaError_t time_steps(kit_bench *b, kit_ctx *c)
             e = kit_ladder_measure_phase(c, i, b->stream, warmup, reps, timed_phase(b, c->P), t, &ok, msg,
                                          sizeof msg);
         if (e != cudaSuccess) {
+            const char *why = kit_unsupported();
+            if (why) { /* cannot run on this GPU (or KIT_DEVICE's): a row that says so, no error */
+                fprintf(stderr, "\n%s %s n=%s: skipped: cannot run on this GPU: %s\n", L->id, s->name,
+                        kit_size_str(c->sh.n, sz, sizeof sz), why);
+                step_rows(b, c, i, NULL, "unsupported");
+                kit_recover();
+                continue;
+            }
             fprintf(stderr, "\n%s %s n=%s: CUDA error: %s\n", L->id, s->name,
                     kit_size_str(c->sh.n, sz, sizeof sz), cudaGetErrorString(e));
             step_rows(b, c, i, NULL, "ERROR");

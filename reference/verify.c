@@ -1,5 +1,6 @@
 /* verify.c - compare results with the CPU reference; report the first mismatch. */
 #include "kit.h"
+#include "kit_parts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -75,8 +75,42 @@ void kit_expect_step(const kit_ladder *L, size_t i, const kit_shape *sh, const c
     cr_assert_lt(i, L->count, "%s has no step %zu", L->id, i);
     step_who(L, i, sh, input, who, sizeof who);
     cr_assert(in != NULL, "%s: %s has no input named %s", who, L->P->name, input);
+#if KIT_SIDE == 1
+    {
+        /* the judge: inputs and reference here, the step's run in the runner (kit_side.c) */
+        kit_ctx *c = NULL;
+        kit_shape s2 = *sh;
+        uint64_t step = i;
+        int32_t er = 0;
+        size_t k, b;
+        e = kit_ctx_new(L, sh, in, KIT_SEED(seed), 0, &c);
+        cr_assert(e == cudaSuccess, "%s: the judge's inputs: %s", who, cudaGetErrorString(e));
+        KIT_TO_RUNNER(&s2, sizeof s2);
+        KIT_TO_RUNNER(&step, sizeof step);
+        for (k = 0; k < L->P->nbufs; k++)
+            if (L->P->bufs[k].role == KIT_IN)
+                KIT_TO_RUNNER(kit_ctx_inputs(c)->buf[k], kit_buf_count(L->P, k, sh) * L->P->bufs[k].elem);
+        KIT_FROM_RUNNER(&er, sizeof er);
+        cr_assert(er == 0, "%s: CUDA error: %s", who, cudaGetErrorString((cudaError_t)er));
+        for (k = 0; k < L->P->nbufs; k++) {
+            unsigned char *raw = kit_ctx_raw(c, k, &b);
+            if (raw) KIT_FROM_RUNNER(raw, b);
+        }
+        kit_ctx_judge(c, i, &ok, msg, sizeof msg);
+        kit_ctx_free(c);
+    }
+#else
     e = kit_ladder_verify(L, i, sh, in, seed, &ok, msg, sizeof msg);
+    if (e != cudaSuccess) {
+        const char *why = kit_unsupported();
+        if (why) { /* cannot run on this GPU at all: said, not verified, not failed */
+            fprintf(stderr, "kit tests: %s skipped: cannot run on this GPU: %s\n", who, why);
+            kit_recover();
+            return;
+        }
+    }
     cr_assert(e == cudaSuccess, "%s: CUDA error: %s", who, cudaGetErrorString(e));
+#endif
     cr_assert(ok || (L->step(L, i)->flags & KIT_TIMING_ONLY), "%s: %s", who, msg);
 }
 
@@ -131,6 +165,9 @@ static void contract_at(const kit_ladder *L, size_t i, const kit_shape *sh, cons
     char msg[KIT_MSG];
     int ok = 0;
     const cudaError_t e = kit_contract_step(L, i, sh, in, seed, o, &ok, msg, sizeof msg);
+    const char *why = e != cudaSuccess ? kit_unsupported() : NULL;
+    /* a step that cannot run on this GPU (or KIT_DEVICE's) at all: skipped, with the reason */
+    if (why) cr_skip_test("%s %s cannot run on this GPU: %s", L->id, L->step(L, i)->name, why);
     cr_assert(e == cudaSuccess && ok, "%s", msg);
 }
 
@@ -279,15 +316,6 @@ static void put_field(FILE *f, const char *s)
     for (; s && *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-static const char *status_of(const struct criterion_test_stats *t)
-{
-    if (t->timed_out) return "timeout";
-    if (t->crashed) return "crash";
-    if (t->test_status == CR_STATUS_SKIPPED) return "skip";
-    if (t->test_status == CR_STATUS_FAILED) return "fail";
-    return "pass";
-}
-
 static const char *message_of(const struct criterion_test_stats *t)
 {
     const struct criterion_assert_stats *a;
@@ -298,6 +326,18 @@ static const char *message_of(const struct criterion_test_stats *t)
     if (t->timed_out) return "the test exceeded its time limit";
     return "";
 }
+
+static const char *status_of(const struct criterion_test_stats *t)
+{
+    if (t->timed_out) return "timeout";
+    if (t->crashed) return "crash";
+    if (t->test_status == CR_STATUS_SKIPPED) return "skip";
+    /* the judge's word for a runner that died (kit_side.c) */
+    if (t->test_status == CR_STATUS_FAILED && strncmp(message_of(t), "crashed: ", 9) == 0) return "crash";
+    if (t->test_status == CR_STATUS_FAILED) return "fail";
+    return "pass";
+}
+
 
 /* $KIT_PROGRESS (when set): the same line appended as each test ends, so that a run stopped
  * from outside (a time limit on a GPU node) still says which tests finished and how */
@@ -311,6 +351,25 @@ ReportHook(POST_TEST)(struct criterion_test_stats *t)
     put_field(f, message_of(t));
     fputc('\n', f);
     fclose(f);
+}
+
+/* before any test (no CUDA here): say which device profile the run uses, refuse an unknown one */
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+    int bad = 0;
+    const kit_profile *p = kit_profile_active(&bad);
+    (void)set;
+    if (bad) {
+        size_t i;
+        fprintf(stderr, "kit tests: KIT_DEVICE=%s: no such device profile (have:", getenv("KIT_DEVICE"));
+        for (i = 0; i < kit_nprofiles; i++) fprintf(stderr, " %s", kit_profiles[i].name);
+        fprintf(stderr, ")\n");
+        exit(2);
+    }
+    if (p)
+        fprintf(stderr, "kit tests: device profile KIT_DEVICE=%s: launches sized for a %s (%d SMs, %zu KB shared memory per "
+                "SM, %zu KB per block) on this GPU\n", p->name, p->gpu, p->sms, p->smem_per_sm / 1024,
+                p->smem_block_optin / 1024);
 }
 
 ReportHook(POST_ALL)(struct criterion_global_stats *stats)

@@ -1,7 +1,7 @@
 /* test_02_reduce_scan.c - chapter 02: the CPU baselines and the operators,
  * every reduce step (uint32 and float) and every scan step (uint32 and affine
  * maps, inclusive and exclusive) against them, the tuning tables, the contract of every
- * step, repeated runs on the same scratch, n = 2^28, and the exercises. */
+ * step, repeated runs on the same scratch, n = 2^28 (the exercises: test_02_exercises.c). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,13 +10,12 @@
 
 #include "kit_test.h"
 #include "reduce_scan.h"
-#include "sklansky8.h"
 
-static const char *const inputs4[] = {"uniform", "zeros", "linear", "alternating", NULL};
-#define NPAT 4
+/* test_02_exercises.c */
+extern const char *const inputs4[];
+int affine_eq(rs_affine x, rs_affine y);
+
 #define N28 ((size_t)1 << 28)
-
-static int affine_eq(rs_affine x, rs_affine y) { return x.a == y.a && x.b == y.b; }
 
 /* ------------------------------------------------------------------ CPU */
 
@@ -322,143 +321,3 @@ KIT_TABLE_TEST(ch02_gpu, scan_tune, rs_s4_ladder)
 
 /* the contract of every step of every table (reference/contract.c) */
 KIT_CONTRACT_TESTS(ch02_contract, rs_ladders, RS_NLADDERS, RS_NMAIN)
-
-/* ------------------------------------------------------------ exercises */
-
-/* ex02_sklansky (CPU): sklansky_scan8 / sklansky_reduce8 in $(IMPL)/02-reduce-scan/sklansky8.h */
-TestSuite(ex02_sklansky, .timeout = KIT_CPU_TIMEOUT);
-
-static void random_maps(rs_affine v[8], uint64_t *st)
-{
-    int i;
-    for (i = 0; i < 8; i++) {
-        v[i].a = (uint32_t)kit_rand64(st) | 1u;
-        v[i].b = (uint32_t)kit_rand64(st);
-    }
-}
-
-Test(ex02_sklansky, scan_random_maps)
-{
-    uint64_t st = 2024;
-    int k, i;
-    for (k = 0; k < 2000; k++) {
-        rs_affine v[8], want[8];
-        random_maps(v, &st);
-        rs_cpu_scan_affine(v, want, 8, 0);
-        sklansky_scan8(v);
-        for (i = 0; i < 8; i++)
-            cr_assert(affine_eq(v[i], want[i]), "trial %d, v[%d] = (%u, %u), want (%u, %u)", k, i,
-                      v[i].a, v[i].b, want[i].a, want[i].b);
-    }
-}
-
-/* x -> (2i+3) x + (i*i+7), composed in order: reversing a pair changes the result */
-Test(ex02_sklansky, scan_keeps_the_order)
-{
-    rs_affine v[8], want[8];
-    int i;
-    for (i = 0; i < 8; i++) {
-        v[i].a = 2u * (uint32_t)i + 3u;
-        v[i].b = (uint32_t)(i * i) + 7u;
-    }
-    rs_cpu_scan_affine(v, want, 8, 0);
-    cr_assert(!affine_eq(rs_affine_then(v[1], v[0]), want[1]), "the test needs a non-commuting pair");
-    sklansky_scan8(v);
-    for (i = 0; i < 8; i++)
-        cr_assert(affine_eq(v[i], want[i]), "v[%d] = (%u, %u), want (%u, %u): is the earlier map on the left?",
-                  i, v[i].a, v[i].b, want[i].a, want[i].b);
-}
-
-Test(ex02_sklansky, reduce_random_maps)
-{
-    uint64_t st = 7;
-    int k;
-    for (k = 0; k < 2000; k++) {
-        rs_affine v[8], want[8], got;
-        random_maps(v, &st);
-        rs_cpu_scan_affine(v, want, 8, 0);
-        got = sklansky_reduce8(v);
-        cr_assert(affine_eq(got, want[7]), "trial %d: (%u, %u), want (%u, %u)", k, got.a, got.b,
-                  want[7].a, want[7].b);
-    }
-}
-
-/* ex02_warp_reduce (GPU): block_reduce_shfl in $(IMPL)/02-reduce-scan/r6_warp_shuffle.cu */
-TestSuite(ex02_warp_reduce, .timeout = KIT_GPU_TIMEOUT);
-
-#define R6 6 /* index of r6_warp_shuffle in the reduce ladder */
-
-Test(ex02_warp_reduce, odd_sizes)
-{
-    static const size_t n[] = {33, 255, 257, 1023, 1025, 12345, (1u << 20) + 7};
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_n(&rs_reduce_ladder, R6, n[k], "uniform", k);
-}
-
-Test(ex02_warp_reduce, large_inputs)
-{
-    static const size_t n[] = {1u << 16, 1u << 22, 1u << 24};
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) {
-        kit_expect_n(&rs_reduce_ladder, R6, n[k], "uniform", k);
-        kit_expect_n(&rs_reduce_ladder, R6, n[k], "linear", k);
-    }
-}
-
-Test(ex02_warp_reduce, float_sums)
-{
-    static const size_t n[] = {100, 4097, (1u << 20) + 7, 1u << 24};
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < sizeof n / sizeof *n; k++) kit_expect_n(&rs_reduce_f32_ladder, R6, n[k], "uniform", k);
-}
-
-Test(ex02_warp_reduce, alternating_words)
-{
-    KIT_REQUIRE_GPU();
-    kit_expect_n(&rs_reduce_ladder, R6, (1u << 24) + 1, "alternating", 0);
-    kit_expect_n(&rs_reduce_ladder, R6, 999, "alternating", 0);
-}
-
-/* ex02_block_scan (GPU): block_scan_exclusive in $(IMPL)/02-reduce-scan/s2_warp_scan.cu */
-TestSuite(ex02_block_scan, .timeout = KIT_GPU_TIMEOUT);
-
-#define S2 2 /* index of s2_warp_scan in the scan ladder */
-static const size_t s2_sizes[] = {31, 33, 1025, 4097, (1u << 20) + 7};
-#define NS2 (sizeof s2_sizes / sizeof *s2_sizes)
-
-Test(ex02_block_scan, exclusive_sums)
-{
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < NS2; k++) kit_expect_n(&rs_scan_ladder, S2, s2_sizes[k], "uniform", k);
-}
-
-Test(ex02_block_scan, inclusive_sums)
-{
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < NS2; k++) kit_expect_n(&rs_scan_incl_ladder, S2, s2_sizes[k], "uniform", k);
-}
-
-Test(ex02_block_scan, affine_maps)
-{
-    size_t k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < NS2; k++) {
-        kit_expect_n(&rs_scan_affine_ladder, S2, s2_sizes[k], "uniform", k);
-        kit_expect_n(&rs_scan_affine_incl_ladder, S2, s2_sizes[k], "uniform", k);
-    }
-}
-
-Test(ex02_block_scan, large_and_patterns)
-{
-    size_t p;
-    KIT_REQUIRE_GPU();
-    for (p = 0; p < NPAT; p++) {
-        if (strcmp(inputs4[p], "zeros") == 0) continue; /* a stub would pass on zeros */
-        kit_expect_n(&rs_scan_ladder, S2, (1u << 24) + 1, inputs4[p], p);
-    }
-}

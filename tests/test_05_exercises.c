@@ -1,15 +1,22 @@
 /* test_05_exercises.c - chapter 05's exercises: ex05_image (the order-preserving key images,
  * CPU), ex05_offsets (scatter bases and the stable scatter of a tile, CPU), ex05_tile_rank
  * (digit extraction and the stable rank of every key in its tile, GPU).  Every test compares
- * with an independent CPU reference on fixed seeds. */
+ * with an independent CPU reference on fixed seeds.
+ *
+ * Graded on two sides (kit_test.h): the student's code and every CUDA call run in KIT_STUDENT
+ * blocks (the runner), the generating and the assertions in the judge; what a block reads goes
+ * over with KIT_TO_RUNNER, what the judge checks comes back with KIT_FROM_RUNNER. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex05_rank.h"
-#include "kit_test.h"
-#include "radix.h"
+#include "ex05_rank.h" /* the student's headers first: they see none of the kit's below */
 #include "radix_image.h"
 #include "radix_offsets.h"
+
+#include "kit_test.h"
+#if KIT_SIDE != 2
+#include "radix.h" /* the kit's own images, for the judge only (ex05_image's answer) */
+#endif
 
 static uint32_t fbits(float f)
 {
@@ -30,17 +37,27 @@ static const char *type_name(int type)
     return type == RADIX_I32 ? "i32" : type == RADIX_F32 ? "f32" : "u32";
 }
 
+/* the words Criterion gave `cr_assert_eq(Call, Want)` without a message of its own, when the call
+ * ran inside the assertion: the judge asserts the runner's result with the same words */
+#define AS_IF_CALLED(Call, Want) "The expression (" #Call ") == (" #Want ") is false."
+
 /* ------------------------------------------------------------ ex05_image */
 
 /* ex05_image (CPU): ex05_image32 / ex05_unimage32 in $(IMPL)/05-radix-sort/radix_image.h */
 TestSuite(ex05_image, .timeout = KIT_CPU_TIMEOUT);
 
-/* the images of keys[0..n) of type must be strictly increasing */
+/* the images of keys[0..n) of type must be strictly increasing (fixed keys: both sides have them) */
 static void expect_ascending(const uint32_t *keys, const char *const *names, size_t n, int type)
 {
+    uint32_t im[32] = {0};
     size_t i;
+    cr_assert_leq(n, 32, "expect_ascending: at most 32 keys");
+    KIT_STUDENT {
+        for (i = 0; i < n; i++) im[i] = ex05_image32(keys[i], type);
+    }
+    KIT_FROM_RUNNER(im, n * sizeof *im);
     for (i = 0; i + 1 < n; i++) {
-        const uint32_t a = ex05_image32(keys[i], type), b = ex05_image32(keys[i + 1], type);
+        const uint32_t a = im[i], b = im[i + 1];
         cr_assert_lt(a, b, "%s: %s (0x%08x) must come before %s (0x%08x): images 0x%08x, 0x%08x",
                      type_name(type), names[i], keys[i], names[i + 1], keys[i + 1], a, b);
     }
@@ -86,49 +103,95 @@ static uint32_t word_at(size_t i, uint64_t *st)
     return i < NSPECIAL ? special_words[i] : (uint32_t)kit_rand64(st);
 }
 
+/* the words of an image test: the special ones, then NRANDOM random ones from seed */
+static uint32_t *image_words(uint64_t seed)
+{
+    uint32_t *w = malloc((NSPECIAL + NRANDOM) * sizeof *w);
+    uint64_t st = seed;
+    size_t i;
+    cr_assert(w);
+    for (i = 0; i < NSPECIAL + NRANDOM; i++) w[i] = word_at(i, &st);
+    return w;
+}
+
 Test(ex05_image, round_trip)
 {
     static const int types[] = {RADIX_U32, RADIX_I32, RADIX_F32};
+    const size_t nw = NSPECIAL + NRANDOM;
+    uint32_t *ims = malloc(nw * sizeof *ims), *backs = malloc(nw * sizeof *backs), *fwds = malloc(nw * sizeof *fwds);
     size_t t, i;
+    cr_assert(ims && backs && fwds);
     for (t = 0; t < 3; t++) {
-        uint64_t st = 500 + t;
-        for (i = 0; i < NSPECIAL + NRANDOM; i++) {
-            const uint32_t k = word_at(i, &st), im = ex05_image32(k, types[t]);
-            const uint32_t back = ex05_unimage32(im, types[t]), fwd = ex05_image32(ex05_unimage32(k, types[t]), types[t]);
+        uint32_t *w = image_words(KIT_SEED(500 + t));
+        KIT_TO_RUNNER(w, nw * sizeof *w);
+        KIT_STUDENT {
+            for (i = 0; i < nw; i++) {
+                ims[i] = ex05_image32(w[i], types[t]);
+                backs[i] = ex05_unimage32(ims[i], types[t]);
+                fwds[i] = ex05_image32(ex05_unimage32(w[i], types[t]), types[t]);
+            }
+        }
+        KIT_FROM_RUNNER(ims, nw * sizeof *ims);
+        KIT_FROM_RUNNER(backs, nw * sizeof *backs);
+        KIT_FROM_RUNNER(fwds, nw * sizeof *fwds);
+        for (i = 0; i < nw; i++) {
+            const uint32_t k = w[i], im = ims[i];
+            const uint32_t back = backs[i], fwd = fwds[i];
             cr_assert_eq(back, k, "%s: unimage(image(0x%08x)) = unimage(0x%08x) = 0x%08x, want 0x%08x",
                          type_name(types[t]), k, im, back, k);
             cr_assert_eq(fwd, k, "%s: image(unimage(0x%08x)) = 0x%08x, want 0x%08x", type_name(types[t]), k, fwd,
                          k);
         }
+        free(w);
     }
+    free(ims);
+    free(backs);
+    free(fwds);
 }
 
 Test(ex05_image, matches_radix_h)
 {
     static const int types[] = {RADIX_U32, RADIX_I32, RADIX_F32};
+    const size_t nw = NSPECIAL + NRANDOM;
+    uint32_t *ims = malloc(nw * sizeof *ims), *unims = malloc(nw * sizeof *unims);
     size_t t, i;
+    cr_assert(ims && unims);
     for (t = 0; t < 3; t++) {
-        uint64_t st = 900 + t;
-        for (i = 0; i < NSPECIAL + NRANDOM; i++) {
-            const uint32_t k = word_at(i, &st);
-            cr_assert_eq(ex05_image32(k, types[t]), radix_image32(k, types[t]),
-                         "%s: image(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
-                         ex05_image32(k, types[t]), radix_image32(k, types[t]));
-            cr_assert_eq(ex05_unimage32(k, types[t]), radix_unimage32(k, types[t]),
-                         "%s: unimage(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
-                         ex05_unimage32(k, types[t]), radix_unimage32(k, types[t]));
+        uint32_t *w = image_words(KIT_SEED(900 + t));
+        KIT_TO_RUNNER(w, nw * sizeof *w);
+        KIT_STUDENT {
+            for (i = 0; i < nw; i++) {
+                ims[i] = ex05_image32(w[i], types[t]);
+                unims[i] = ex05_unimage32(w[i], types[t]);
+            }
         }
+        KIT_FROM_RUNNER(ims, nw * sizeof *ims);
+        KIT_FROM_RUNNER(unims, nw * sizeof *unims);
+        for (i = 0; i < nw; i++) {
+            const uint32_t k = w[i];
+            cr_assert_eq(ims[i], radix_image32(k, types[t]),
+                         "%s: image(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
+                         ims[i], radix_image32(k, types[t]));
+            cr_assert_eq(unims[i], radix_unimage32(k, types[t]),
+                         "%s: unimage(0x%08x) = 0x%08x, want 0x%08x (radix.h)", type_name(types[t]), k,
+                         unims[i], radix_unimage32(k, types[t]));
+        }
+        free(w);
     }
+    free(ims);
+    free(unims);
 }
 
-/* random pairs: the images compare as C compares the numbers (ties included; -0.0 < +0.0) */
+/* random pairs: the images compare as C compares the numbers (ties included; -0.0 < +0.0);
+ * pair i is w[4 i], w[4 i + 1] as i32 and w[4 i + 2], w[4 i + 3] as f32 */
 Test(ex05_image, random_pairs_c_order)
 {
-    uint64_t st = 77;
+    uint32_t *w = malloc(4 * (size_t)NRANDOM * sizeof *w), *im = malloc(4 * (size_t)NRANDOM * sizeof *im);
+    uint64_t st = KIT_SEED(77);
     int i;
+    cr_assert(w && im);
     for (i = 0; i < NRANDOM; i++) {
-        uint32_t a, b, ia, ib;
-        int want, got;
+        uint32_t a, b;
         /* i32: random words, or small numbers (ties) */
         a = (uint32_t)kit_rand64(&st);
         b = (uint32_t)kit_rand64(&st);
@@ -136,12 +199,8 @@ Test(ex05_image, random_pairs_c_order)
             a = (uint32_t)((int32_t)(a % 201) - 100);
             b = (uint32_t)((int32_t)(b % 201) - 100);
         }
-        ia = ex05_image32(a, RADIX_I32);
-        ib = ex05_image32(b, RADIX_I32);
-        want = ((int32_t)a > (int32_t)b) - ((int32_t)a < (int32_t)b);
-        got = (ia > ib) - (ia < ib);
-        cr_assert_eq(got, want, "i32 %d vs %d: images 0x%08x, 0x%08x compare %d, want %d", (int32_t)a, (int32_t)b,
-                     ia, ib, got, want);
+        w[4 * i] = a;
+        w[4 * i + 1] = b;
         /* f32: random bit patterns (NaNs skipped), or multiples of 1/8 in [-125, 125] with signed zeros */
         a = (uint32_t)kit_rand64(&st);
         b = (uint32_t)kit_rand64(&st);
@@ -149,15 +208,42 @@ Test(ex05_image, random_pairs_c_order)
             a = fbits((float)((int)(a % 2001) - 1000) / 8.0f) | (a % 2001 == 1000 ? (a & 0x80000000u) : 0u);
             b = fbits((float)((int)(b % 2001) - 1000) / 8.0f) | (b % 2001 == 1000 ? (b & 0x80000000u) : 0u);
         }
+        w[4 * i + 2] = a;
+        w[4 * i + 3] = b;
+    }
+    KIT_TO_RUNNER(w, 4 * (size_t)NRANDOM * sizeof *w);
+    KIT_STUDENT {
+        for (i = 0; i < 4 * NRANDOM; i++) {
+            const uint32_t k = w[i];
+            const int f32 = (i & 2) != 0;
+            im[i] = f32 && bitsf(k) != bitsf(k) ? 0u : ex05_image32(k, f32 ? RADIX_F32 : RADIX_I32);
+        }
+    }
+    KIT_FROM_RUNNER(im, 4 * (size_t)NRANDOM * sizeof *im);
+    for (i = 0; i < NRANDOM; i++) {
+        uint32_t a, b, ia, ib;
+        int want, got;
+        a = w[4 * i];
+        b = w[4 * i + 1];
+        ia = im[4 * i];
+        ib = im[4 * i + 1];
+        want = ((int32_t)a > (int32_t)b) - ((int32_t)a < (int32_t)b);
+        got = (ia > ib) - (ia < ib);
+        cr_assert_eq(got, want, "i32 %d vs %d: images 0x%08x, 0x%08x compare %d, want %d", (int32_t)a, (int32_t)b,
+                     ia, ib, got, want);
+        a = w[4 * i + 2];
+        b = w[4 * i + 3];
         if (bitsf(a) != bitsf(a) || bitsf(b) != bitsf(b)) continue; /* NaN: by bits (float_order) */
-        ia = ex05_image32(a, RADIX_F32);
-        ib = ex05_image32(b, RADIX_F32);
+        ia = im[4 * i + 2];
+        ib = im[4 * i + 3];
         want = (bitsf(a) > bitsf(b)) - (bitsf(a) < bitsf(b));
         if (want == 0 && a != b) want = (a == 0x80000000u) ? -1 : 1; /* -0.0 before +0.0 */
         got = (ia > ib) - (ia < ib);
         cr_assert_eq(got, want, "f32 %g (0x%08x) vs %g (0x%08x): images 0x%08x, 0x%08x compare %d, want %d",
                      (double)bitsf(a), a, (double)bitsf(b), b, ia, ib, got, want);
     }
+    free(w);
+    free(im);
 }
 
 /* ---------------------------------------------------------- ex05_offsets */
@@ -192,9 +278,13 @@ static const size_t hand_base[8] = {0, 1, 2, 4, 6, 6, 7, 8};
 
 Test(ex05_offsets, bases_by_hand)
 {
-    size_t base[9], total;
+    size_t base[9], total = 0;
     poison_sz(base, 9);
-    total = ex05_scatter_bases(hand_counts, 4, 2, base);
+    KIT_STUDENT {
+        total = ex05_scatter_bases(hand_counts, 4, 2, base);
+    }
+    KIT_FROM_RUNNER(base, sizeof base);
+    KIT_FROM_RUNNER(&total, sizeof total);
     expect_sz(base, hand_base, 8, "4 digits x 2 tiles, base[d * 2 + t]");
     cr_assert_eq(total, 9, "total %zu, want 9", total);
     cr_assert_eq(base[8], SZ_POISON, "base[8] written (the table has 8 entries)");
@@ -205,11 +295,17 @@ Test(ex05_offsets, scatter_by_hand)
     static const size_t want0[4] = {2, 7, 3, 0}, want1[5] = {8, 4, 6, 5, 1};
     size_t dst[6];
     poison_sz(dst, 6);
-    ex05_tile_scatter(hand_t0, 4, hand_base, 4, 2, 0, dst);
+    KIT_STUDENT {
+        ex05_tile_scatter(hand_t0, 4, hand_base, 4, 2, 0, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     expect_sz(dst, want0, 4, "tile 0 (digits 1 3 1 0)");
     cr_assert_eq(dst[4], SZ_POISON, "tile 0 has 4 keys: dst[4] written");
     poison_sz(dst, 6);
-    ex05_tile_scatter(hand_t1, 5, hand_base, 4, 2, 1, dst);
+    KIT_STUDENT {
+        ex05_tile_scatter(hand_t1, 5, hand_base, 4, 2, 1, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     expect_sz(dst, want1, 5, "tile 1 (digits 3 1 2 1 0)");
     cr_assert_eq(dst[5], SZ_POISON, "tile 1 has 5 keys: dst[5] written");
 }
@@ -238,8 +334,8 @@ Test(ex05_offsets, random_tables)
     for (k = 0; k < sizeof shapes / sizeof *shapes; k++) {
         const size_t R = shapes[k][0], T = shapes[k][1], N = R * T;
         uint32_t *c = malloc(N * sizeof *c);
-        size_t *got = malloc((N + 1) * sizeof *got), *want = malloc(N * sizeof *want), i, tot, wtot;
-        uint64_t st = 40 + k;
+        size_t *got = malloc((N + 1) * sizeof *got), *want = malloc(N * sizeof *want), i, tot = 0, wtot;
+        uint64_t st = KIT_SEED(40 + k);
         char what[128];
         cr_assert(c && got && want);
         for (i = 0; i < N; i++) { /* 0..2047, a quarter of them 0 */
@@ -247,7 +343,12 @@ Test(ex05_offsets, random_tables)
             c[i] = (r & 3) == 0 ? 0u : (uint32_t)(r >> 8) & 2047u;
         }
         poison_sz(got, N + 1);
-        tot = ex05_scatter_bases(c, R, T, got);
+        KIT_TO_RUNNER(c, N * sizeof *c);
+        KIT_STUDENT {
+            tot = ex05_scatter_bases(c, R, T, got);
+        }
+        KIT_FROM_RUNNER(got, (N + 1) * sizeof *got);
+        KIT_FROM_RUNNER(&tot, sizeof tot);
         wtot = bases_ref(c, R, T, want);
         snprintf(what, sizeof what, "%zu digits x %zu tiles, base[d * %zu + t]", R, T, T);
         expect_sz(got, want, N, what);
@@ -268,19 +369,24 @@ static void expect_stable_pass(size_t n, size_t tile, int bits, uint64_t seed)
     uint32_t *dig = malloc((n + 1) * sizeof *dig), *counts = calloc(R * T + 1, sizeof *counts);
     size_t *base = malloc((R * T + 1) * sizeof *base), *dst = malloc((n + 1) * sizeof *dst);
     size_t *want = malloc((n + 1) * sizeof *want), *inv = malloc((n + 1) * sizeof *inv), start[256], i, t, d, s;
-    uint64_t st = seed;
+    uint64_t st = KIT_SEED(seed);
     cr_assert(dig && counts && base && dst && want && inv);
     for (i = 0; i < n; i++) { /* skewed: low digits more often */
         const uint64_t r = kit_rand64(&st);
         dig[i] = (uint32_t)((r & 1) ? (r >> 8) % R : ((r >> 8) % R) & ((r >> 20) % R));
         counts[dig[i] * T + i / tile]++;
     }
-    ex05_scatter_bases(counts, R, T, base);
     poison_sz(dst, n + 1);
-    for (t = 0; t < T; t++) {
-        const size_t lo = t * tile, m = n - lo < tile ? n - lo : tile;
-        ex05_tile_scatter(dig + lo, m, base, R, T, t, dst + lo);
+    KIT_TO_RUNNER(dig, n * sizeof *dig);
+    KIT_TO_RUNNER(counts, R * T * sizeof *counts);
+    KIT_STUDENT {
+        ex05_scatter_bases(counts, R, T, base);
+        for (t = 0; t < T; t++) {
+            const size_t lo = t * tile, m = n - lo < tile ? n - lo : tile;
+            ex05_tile_scatter(dig + lo, m, base, R, T, t, dst + lo);
+        }
     }
+    KIT_FROM_RUNNER(dst, (n + 1) * sizeof *dst);
     /* the serial counting sort's destinations */
     for (d = 0; d < R; d++) start[d] = 0;
     for (i = 0; i < n; i++) start[dig[i]]++;
@@ -337,26 +443,46 @@ Test(ex05_offsets, zero_tiles_and_digits)
     static const size_t want[20] = {0, 0, 0, 0, 0, 3, 3, 4, 6, 6, 6, 10, 11, 11, 11, 11, 11, 13, 13, 13};
     static const uint32_t t3[8] = {4, 2, 1, 4, 4, 4, 1, 4}; /* tile 3's keys */
     static const size_t want3[8] = {13, 10, 4, 14, 15, 16, 5, 17};
-    size_t base[21], dst[9], one = SZ_POISON, tot;
+    size_t base[21], dst[9], one = SZ_POISON, tot = 0;
     poison_sz(base, 21);
-    tot = ex05_scatter_bases(c, 5, 4, base);
+    KIT_STUDENT {
+        tot = ex05_scatter_bases(c, 5, 4, base);
+    }
+    KIT_FROM_RUNNER(&tot, sizeof tot);
+    KIT_FROM_RUNNER(base, sizeof base);
     cr_assert_eq(tot, 18, "total of the 5 x 4 table: %zu, want 18", tot);
     expect_sz(base, want, 20, "5 digits x 4 tiles (two empty digits, an empty tile)");
     poison_sz(dst, 9);
-    ex05_tile_scatter(t3, 8, base, 5, 4, 3, dst);
+    KIT_STUDENT {
+        ex05_tile_scatter(t3, 8, base, 5, 4, 3, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     expect_sz(dst, want3, 8, "tile 3 of the 5 x 4 table");
     cr_assert_eq(dst[8], SZ_POISON, "tile 3 has 8 keys: dst[8] written");
     /* no tile, no digit, no key: nothing written */
     poison_sz(base, 21);
-    tot = ex05_scatter_bases(c, 5, 0, base);
+    KIT_STUDENT {
+        tot = ex05_scatter_bases(c, 5, 0, base);
+    }
+    KIT_FROM_RUNNER(&tot, sizeof tot);
     cr_assert_eq(tot, 0, "0 tiles: total %zu, want 0", tot);
-    tot = ex05_scatter_bases(c, 0, 4, base);
+    KIT_STUDENT {
+        tot = ex05_scatter_bases(c, 0, 4, base);
+    }
+    KIT_FROM_RUNNER(&tot, sizeof tot);
+    KIT_FROM_RUNNER(base, sizeof base);
     cr_assert_eq(tot, 0, "0 digits: total %zu, want 0", tot);
     cr_assert_eq(base[0], SZ_POISON, "0 tiles or 0 digits: base[0] written");
     poison_sz(dst, 9);
-    ex05_tile_scatter(t3, 0, base, 5, 4, 3, dst);
+    KIT_STUDENT {
+        ex05_tile_scatter(t3, 0, base, 5, 4, 3, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     cr_assert_eq(dst[0], SZ_POISON, "a tile of 0 keys: dst[0] written");
-    ex05_tile_scatter(t3, 0, base, 5, 4, 3, &one);
+    KIT_STUDENT {
+        ex05_tile_scatter(t3, 0, base, 5, 4, 3, &one);
+    }
+    KIT_FROM_RUNNER(&one, sizeof one);
     cr_assert_eq(one, SZ_POISON);
 }
 
@@ -365,18 +491,25 @@ Test(ex05_offsets, counts_past_2_32)
     /* 3 digits x 2 tiles of 2^32 - 1 keys each: bases past 32 bits */
     uint32_t c[6];
     static const uint32_t dg[3] = {2, 2, 0};
-    size_t base[6], want[6], dst[3], i, tot;
+    size_t base[6], want[6], dst[3], i, tot = 0;
     for (i = 0; i < 6; i++) {
         c[i] = 0xFFFFFFFFu;
         want[i] = i * (size_t)0xFFFFFFFFu;
     }
     poison_sz(base, 6);
-    tot = ex05_scatter_bases(c, 3, 2, base);
+    KIT_STUDENT {
+        tot = ex05_scatter_bases(c, 3, 2, base);
+    }
+    KIT_FROM_RUNNER(&tot, sizeof tot);
+    KIT_FROM_RUNNER(base, sizeof base);
     cr_assert_eq(tot, 6 * (size_t)0xFFFFFFFFu, "total of 6 x (2^32 - 1) keys: %zu, want %zu (sum in size_t)", tot,
                  6 * (size_t)0xFFFFFFFFu);
     expect_sz(base, want, 6, "3 x 2 counts of 2^32 - 1");
     poison_sz(dst, 3);
-    ex05_tile_scatter(dg, 3, base, 3, 2, 1, dst);
+    KIT_STUDENT {
+        ex05_tile_scatter(dg, 3, base, 3, 2, 1, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     cr_assert(dst[0] == want[5] && dst[1] == want[5] + 1 && dst[2] == want[1],
               "tile 1, digits 2 2 0: dst %zu %zu %zu, want %zu %zu %zu", dst[0], dst[1], dst[2], want[5], want[5] + 1,
               want[1]);
@@ -413,33 +546,46 @@ static void rank_cpu(const uint32_t *keys, size_t n, int shift, int bits, uint32
 #define GUARD 64
 
 /* ranks from the GPU vs rank_cpu; keys past n in the device buffer are zero (digit 0): a
- * kernel that ranks them as keys moves the others' ranks; nothing past rank[n - 1] written */
-static void expect_ranks(const uint32_t *keys, size_t n, int shift, int bits, const char *input)
+ * kernel that ranks them as keys moves the others' ranks; nothing past rank[n - 1] written.
+ * The runner runs the CUDA calls in order, each only if those before it succeeded, and sends
+ * their results (e[k]) and the ranks; the judge asserts them in that order. */
+static void expect_ranks(uint32_t *keys, size_t n, int shift, int bits, const char *input)
 {
-    uint32_t *want = malloc(n * sizeof *want), *got = malloc((n + GUARD) * sizeof *got);
-    uint32_t *d_keys = NULL, *d_rank = NULL;
+    uint32_t *want = malloc(n * sizeof *want), *got = calloc(n + GUARD, sizeof *got);
     const size_t padded = (n + TILE - 1) / TILE * TILE + GUARD;
+    int32_t e[8] = {0};
     char msg[KIT_MSG];
     cr_assert(want && got);
     rank_cpu(keys, n, shift, bits, want);
-    cr_assert_eq(cudaMalloc((void **)&d_keys, padded * 4), cudaSuccess);
-    cr_assert_eq(cudaMalloc((void **)&d_rank, (n + GUARD) * 4), cudaSuccess);
-    cr_assert_eq(cudaMemset(d_keys, 0, padded * 4), cudaSuccess);
-    cr_assert_eq(cudaMemcpy(d_keys, keys, n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-    cr_assert_eq(kit_poison(d_rank, (n + GUARD) * 4, 0), cudaSuccess);
-    cr_assert_eq(ex05_rank_tiles(d_keys, d_rank, n, shift, bits, 0), cudaSuccess, "n=%zu shift=%d bits=%d: launch",
-                 n, shift, bits);
-    {
-        const cudaError_t e = cudaDeviceSynchronize();
-        cr_assert_eq(e, cudaSuccess, "n=%zu shift=%d bits=%d %s: the kernel failed: %s", n, shift, bits, input,
-                     cudaGetErrorString(e));
+    KIT_TO_RUNNER(keys, n * sizeof *keys);
+    KIT_STUDENT {
+        uint32_t *d_keys = NULL, *d_rank = NULL;
+        int ok = 1;
+        if (ok) ok = (e[0] = cudaMalloc((void **)&d_keys, padded * 4)) == cudaSuccess;
+        if (ok) ok = (e[1] = cudaMalloc((void **)&d_rank, (n + GUARD) * 4)) == cudaSuccess;
+        if (ok) ok = (e[2] = cudaMemset(d_keys, 0, padded * 4)) == cudaSuccess;
+        if (ok) ok = (e[3] = cudaMemcpy(d_keys, keys, n * 4, cudaMemcpyHostToDevice)) == cudaSuccess;
+        if (ok) ok = (e[4] = kit_poison(d_rank, (n + GUARD) * 4, 0)) == cudaSuccess;
+        if (ok) ok = (e[5] = ex05_rank_tiles(d_keys, d_rank, n, shift, bits, 0)) == cudaSuccess;
+        if (ok) ok = (e[6] = cudaDeviceSynchronize()) == cudaSuccess;
+        if (ok) ok = (e[7] = kit_fetch(got, d_rank, (n + GUARD) * 4, 0)) == cudaSuccess;
+        cudaFree(d_keys);
+        cudaFree(d_rank);
     }
-    cr_assert_eq(kit_fetch(got, d_rank, (n + GUARD) * 4, 0), cudaSuccess);
+    KIT_FROM_RUNNER(e, sizeof e);
+    KIT_FROM_RUNNER(got, (n + GUARD) * sizeof *got);
+    cr_assert_eq(e[0], cudaSuccess, AS_IF_CALLED(cudaMalloc((void **)&d_keys, padded * 4), cudaSuccess));
+    cr_assert_eq(e[1], cudaSuccess, AS_IF_CALLED(cudaMalloc((void **)&d_rank, (n + GUARD) * 4), cudaSuccess));
+    cr_assert_eq(e[2], cudaSuccess, AS_IF_CALLED(cudaMemset(d_keys, 0, padded * 4), cudaSuccess));
+    cr_assert_eq(e[3], cudaSuccess, AS_IF_CALLED(cudaMemcpy(d_keys, keys, n * 4, cudaMemcpyHostToDevice), cudaSuccess));
+    cr_assert_eq(e[4], cudaSuccess, AS_IF_CALLED(kit_poison(d_rank, (n + GUARD) * 4, 0), cudaSuccess));
+    cr_assert_eq(e[5], cudaSuccess, "n=%zu shift=%d bits=%d: launch", n, shift, bits);
+    cr_assert_eq(e[6], cudaSuccess, "n=%zu shift=%d bits=%d %s: the kernel failed: %s", n, shift, bits, input,
+                 cudaGetErrorString((cudaError_t)e[6]));
+    cr_assert_eq(e[7], cudaSuccess, AS_IF_CALLED(kit_fetch(got, d_rank, (n + GUARD) * 4, 0), cudaSuccess));
     cr_assert(kit_cmp_u32(got, want, n, msg, sizeof msg), "n=%zu shift=%d bits=%d %s (tiles of %zu keys): ranks %s",
               n, shift, bits, input, TILE, msg);
     cr_assert(kit_all_poison_u32(got + n, GUARD, msg, sizeof msg), "n=%zu: written past rank[n - 1]: %s", n, msg);
-    cudaFree(d_keys);
-    cudaFree(d_rank);
     free(want);
     free(got);
 }
@@ -452,7 +598,7 @@ static void expect_pattern(kit_pattern p, const size_t *sizes, size_t nsizes, in
         const size_t n = sizes[k];
         uint32_t *keys = malloc(n * sizeof *keys);
         cr_assert(keys);
-        kit_fill_u32(keys, n, p, seed + k);
+        kit_fill_u32(keys, n, p, KIT_SEED(seed + k));
         expect_ranks(keys, n, shift, bits, kit_pattern_name(p));
         free(keys);
     }
@@ -495,12 +641,20 @@ Test(ex05_tile_rank, partial_tiles)
 {
     static const size_t sizes[] = {TILE - 1, TILE + 1, 2 * TILE + 33, 5 * TILE - 5, 3 * TILE};
     const size_t ns = sizeof sizes / sizeof *sizes;
+    int32_t r[4] = {0};
     KIT_REQUIRE_GPU();
     /* the launcher's argument checks (plumbing), then odd shapes around tile boundaries */
-    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 0, 0, 4, 0), cudaSuccess, "n = 0 does nothing");
-    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 0, 0, 0), cudaErrorInvalidValue, "bits = 0");
-    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 0, 9, 0), cudaErrorInvalidValue, "bits = 9");
-    cr_assert_eq(ex05_rank_tiles(NULL, NULL, 5, 25, 8, 0), cudaErrorInvalidValue, "shift + bits = 33");
+    KIT_STUDENT {
+        r[0] = ex05_rank_tiles(NULL, NULL, 0, 0, 4, 0);
+        r[1] = ex05_rank_tiles(NULL, NULL, 5, 0, 0, 0);
+        r[2] = ex05_rank_tiles(NULL, NULL, 5, 0, 9, 0);
+        r[3] = ex05_rank_tiles(NULL, NULL, 5, 25, 8, 0);
+    }
+    KIT_FROM_RUNNER(r, sizeof r);
+    cr_assert_eq(r[0], cudaSuccess, "n = 0 does nothing");
+    cr_assert_eq(r[1], cudaErrorInvalidValue, "bits = 0");
+    cr_assert_eq(r[2], cudaErrorInvalidValue, "bits = 9");
+    cr_assert_eq(r[3], cudaErrorInvalidValue, "shift + bits = 33");
     expect_pattern(KIT_UNIFORM, sizes, ns, 24, 8, 700);
     expect_pattern(KIT_UNIFORM, sizes, ns, 5, 3, 710); /* a digit across a byte boundary */
     expect_pattern(KIT_UNIFORM, sizes, ns, 29, 3, 720);

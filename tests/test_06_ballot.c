@@ -1,12 +1,11 @@
 /* test_06_ballot.c - chapter 06: the CPU baselines and flag patterns, every step of the
  * flags -> offsets ladder and its tuning table, every warp and block primitive (probes)
- * at every block size the chapter uses, the block radix sort, the micro-benchmarks, and
- * the exercises (ex06_lanemask, ex06_segscan on the GPU; ex06_bitplane on the CPU). */
+ * at every block size the chapter uses, the block radix sort and the micro-benchmarks.
+ * The exercises are graded in test_06_exercises.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ballot.h"
-#include "ballot_bitplane.h"
 #include "kit_test.h"
 
 /* probe inputs: random, all-zero, all-one (segments of 1), alternating (segments of 2),
@@ -338,22 +337,12 @@ Test(ch06_gpu, lookback_variants_256) { KIT_REQUIRE_GPU(); expect_lookback_block
 Test(ch06_gpu, lookback_variants_512) { KIT_REQUIRE_GPU(); expect_lookback_block(512); }
 
 /* the probes whose name and param match (param NULL: any), over the given sizes x inputs
- * (a NULL-terminated list of names) */
-static void expect_probes(const kit_ladder *L, const char *name, const char *param,
-                          const size_t *sizes, size_t nsizes, const char *const *inputs)
-{
-    size_t i, found = 0;
-    for (i = 0; i < L->count; i++) {
-        const kit_step_info *s = L->step(L, i);
-        if (strcmp(s->name, name) != 0 || (param && strcmp(s->param, param) != 0)) continue;
-        found++;
-        kit_expect_step_sizes(L, i, sizes, nsizes, inputs, 31);
-    }
-    cr_assert_gt(found, 0, "no probe %s %s", name, param ? param : "");
-}
+ * (a NULL-terminated list of names); in test_06_exercises.c, which the graded suites share */
+void ch06_expect_probes(const kit_ladder *L, const char *name, const char *param, const size_t *sizes,
+                        size_t nsizes, const char *const *inputs);
 
 #define PROBES(name, param) \
-    expect_probes(&ballot_probe_ladder, name, param, probe_sizes, NPSIZE, probe_inputs)
+    ch06_expect_probes(&ballot_probe_ladder, name, param, probe_sizes, NPSIZE, probe_inputs)
 
 Test(ch06_gpu, warp_scans_32bit)
 {
@@ -451,168 +440,3 @@ Test(ch06_gpu, refuses_what_it_cannot_take)
 
 /* the contract of every step of every table (reference/contract.c) */
 KIT_CONTRACT_TESTS(ch06_contract, ballot_ladders, BALLOT_NLADDERS, 1)
-
-/* ------------------------------------------------------------ exercises */
-
-/* ex06_lanemask (GPU): the four computed lane-mask scans,
- * $(IMPL)/06-ballot-scan/ballot_lanemask.cuh */
-TestSuite(ex06_lanemask, .timeout = KIT_GPU_TIMEOUT);
-
-static const size_t ex_sizes[] = {1, 31, 32, 33, 1025, (1u << 20) + 7};
-static const char *const ex_inputs[] = {"random", "pairs", "all-heads", NULL};
-#define EX_PROBE(name, param)                                                                   \
-    expect_probes(&ballot_probe_ladder, name, param, ex_sizes, sizeof ex_sizes / sizeof *ex_sizes, \
-                  ex_inputs)
-
-Test(ex06_lanemask, forward_exclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_excl", "tbs=128"); }
-Test(ex06_lanemask, forward_inclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_fwd_incl", "tbs=128"); }
-Test(ex06_lanemask, reverse_inclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_rev_incl", "tbs=128"); }
-Test(ex06_lanemask, reverse_exclusive) { KIT_REQUIRE_GPU(); EX_PROBE("lm_rev_excl", "tbs=128"); }
-
-/* 24 x 4 blocks: a warp spans rows of x, lanes come from the linear thread index */
-Test(ex06_lanemask, two_d_blocks)
-{
-    KIT_REQUIRE_GPU();
-    EX_PROBE("lm_fwd_excl", "tbs=96 (24x4)");
-    EX_PROBE("lm_fwd_incl", "tbs=96 (24x4)");
-    EX_PROBE("lm_rev_incl", "tbs=96 (24x4)");
-    EX_PROBE("lm_rev_excl", "tbs=96 (24x4)");
-}
-
-/* every partial last warp 32k + r and the other flag patterns (dense, sparse, runs, random) */
-Test(ex06_lanemask, partial_warps_all_patterns)
-{
-    static const char *const inputs[] = {"dense", "sparse-no-heads", "runs", "long-segments", NULL};
-    static const char *const names[] = {"lm_fwd_excl", "lm_fwd_incl", "lm_rev_incl", "lm_rev_excl"};
-    size_t sizes[32], k;
-    KIT_REQUIRE_GPU();
-    for (k = 0; k < 32; k++) sizes[k] = 4096 + 32 * k + k; /* last warp holds k elements */
-    for (k = 0; k < 4; k++)
-        expect_probes(&ballot_probe_ladder, names[k], "tbs=128", sizes, 32, inputs);
-}
-
-/* ex06_segscan (GPU): seg_incl in $(IMPL)/06-ballot-scan/ballot_segscan.cuh */
-TestSuite(ex06_segscan, .timeout = KIT_GPU_TIMEOUT);
-
-static void expect_seg(const char *param, const char *const *inputs)
-{
-    expect_probes(&ballot_probe_ladder, "seg_incl", param, ex_sizes,
-                  sizeof ex_sizes / sizeof *ex_sizes, inputs);
-}
-
-Test(ex06_segscan, random_heads)
-{
-    static const char *const in[] = {"random", "dense", "runs", NULL};
-    KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", in);
-}
-
-Test(ex06_segscan, long_segments)
-{
-    static const char *const in[] = {"long-segments", "ones-long", NULL}; /* segments of 32..200 */
-    KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", in);
-}
-
-Test(ex06_segscan, segments_of_one_and_two)
-{
-    static const char *const in[] = {"all-heads", "pairs", NULL};
-    KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", in);
-}
-
-Test(ex06_segscan, no_heads_and_2d_blocks)
-{
-    static const char *const none[] = {"sparse-no-heads", NULL};
-    static const char *const rnd[] = {"random", "long-segments", NULL};
-    KIT_REQUIRE_GPU();
-    expect_seg("tbs=128", none);
-    expect_seg("tbs=96 (24x4)", rnd);
-}
-
-/* ex06_bitplane (CPU): bitplane_split and bitplane_prefix,
- * $(IMPL)/06-ballot-scan/ballot_bitplane.h */
-TestSuite(ex06_bitplane, .timeout = KIT_CPU_TIMEOUT);
-
-/* the planes as __ballot_sync would give them (independent of the exercise) */
-static void planes_of(const uint32_t v[32], int bits, uint32_t *planes)
-{
-    int k, j;
-    for (k = 0; k < bits; k++) {
-        planes[k] = 0;
-        for (j = 0; j < 32; j++) planes[k] |= ((v[j] >> k) & 1u) << j;
-    }
-}
-
-static void warp_values(uint32_t v[32], int bits, uint64_t seed)
-{
-    int j;
-    kit_fill_u32(v, 32, KIT_UNIFORM, seed);
-    if (bits < 32)
-        for (j = 0; j < 32; j++) v[j] &= (1u << bits) - 1u;
-}
-
-/* lane j's prefix from the exercise vs the serial one */
-static void expect_prefixes(int bits, uint64_t seed, int inclusive)
-{
-    uint32_t v[32], planes[32], s = 0;
-    unsigned lane;
-    warp_values(v, bits, seed);
-    planes_of(v, bits, planes);
-    for (lane = 0; lane < 32; lane++) {
-        const uint32_t want = inclusive ? s + v[lane] : s;
-        const uint32_t got = bitplane_prefix(planes, bits, lane, inclusive);
-        cr_assert_eq(got, want, "bits=%d lane %u %s: got %u, want %u", bits, lane,
-                     inclusive ? "inclusive" : "exclusive", got, want);
-        s += v[lane];
-    }
-}
-
-Test(ex06_bitplane, split_is_ballot)
-{
-    uint32_t v[32], got[32], want[32];
-    int bits, k;
-    uint64_t seed;
-    for (bits = 1; bits <= 32; bits++)
-        for (seed = 0; seed < 4; seed++) {
-            warp_values(v, bits, 100 * bits + seed);
-            planes_of(v, bits, want);
-            memset(got, 0xA5, sizeof got);
-            bitplane_split(v, bits, got);
-            for (k = 0; k < bits; k++)
-                cr_assert_eq(got[k], want[k], "bits=%d plane %d: got 0x%08x, want 0x%08x", bits, k,
-                             got[k], want[k]);
-        }
-}
-
-Test(ex06_bitplane, exclusive_scan)
-{
-    int bits;
-    uint64_t seed;
-    for (bits = 1; bits <= 8; bits++)
-        for (seed = 0; seed < 8; seed++) expect_prefixes(bits, 7 * bits + seed, 0);
-}
-
-Test(ex06_bitplane, inclusive_and_32_bits)
-{
-    uint64_t seed;
-    for (seed = 0; seed < 8; seed++) {
-        expect_prefixes(5, seed, 1);
-        expect_prefixes(32, seed, 0); /* sums wrap at 2^32 */
-        expect_prefixes(32, seed, 1);
-    }
-}
-
-Test(ex06_bitplane, one_bit_is_binary_scan)
-{
-    uint8_t f[32];
-    uint32_t v[32], planes[1], want[32];
-    unsigned lane;
-    ballot_fill_flags(f, 32, BALLOT_FLAGS_RANDOM, 42);
-    for (lane = 0; lane < 32; lane++) v[lane] = f[lane];
-    bitplane_split(v, 1, planes);
-    ballot_cpu_scan(f, want, 32, 0, 0, 0);
-    for (lane = 0; lane < 32; lane++)
-        cr_assert_eq(bitplane_prefix(planes, 1, lane, 0), want[lane], "lane %u: got %u, want %u", lane,
-                     bitplane_prefix(planes, 1, lane, 0), want[lane]);
-}

@@ -1,18 +1,27 @@
 /* test_07_exercises.c - chapter 07's exercises: ex07_warp_atomic (the warp-aggregated atomic,
  * GPU), ex07_phase3 (the three-phase select's phase-3 offsets from ballot masks, CPU),
  * ex07_scatter (the order-preserving scatter of count / scan / scatter, for select and
- * partition, CPU).  Every test compares with an independent CPU answer on fixed seeds. */
+ * partition, CPU).  Every test compares with an independent CPU answer on fixed seeds.
+ *
+ * Graded on two sides (kit_test.h): the student's code and every CUDA call run in KIT_STUDENT
+ * blocks (the runner), the generating and the assertions in the judge; what a block reads goes
+ * over with KIT_TO_RUNNER, what the judge checks comes back with KIT_FROM_RUNNER. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "compact.h"
-#include "compact_phase3.h"
-#include "compact_problem.h"
+#include "compact_phase3.h" /* the student's headers first: they see none of the kit's below */
 #include "compact_scatter.h"
 #include "ex07_atomic.h"
+
+#include "compact.h"
+#include "compact_problem.h"
 #include "kit_test.h"
 
 #define POISON32 0xA5A5A5A5u
+
+/* the words Criterion gave `cr_assert_eq(Call, Want)` without a message of its own, when the call
+ * ran inside the assertion: the judge asserts the runner's result with the same words */
+#define AS_IF_CALLED(Call, Want) "The expression (" #Call ") == (" #Want ") is false."
 
 /* ------------------------------------------------------- ex07_warp_atomic */
 
@@ -20,32 +29,50 @@
  * run by ex07_warp_slots (ex07_atomic.cu) and by the s2_warp_atomic step */
 TestSuite(ex07_warp_atomic, .timeout = KIT_GPU_TIMEOUT);
 
-/* want[0..n) -> the slots every thread got and the counter's end, from a start value */
-static void warp_slots(const uint8_t *want, size_t n, unsigned start, uint32_t *slot, unsigned *end)
+/* want[0..n) -> the slots every thread got and the counter's end, from a start value.  The
+ * runner runs the CUDA calls in order, each only if those before it succeeded, and sends their
+ * results (e[k]), the slots and the end; the judge asserts the results in that order. */
+static void warp_slots(uint8_t *want, size_t n, unsigned start, uint32_t *slot, unsigned *end)
 {
-    uint8_t *d_want = NULL;
-    uint32_t *d_slot = NULL;
-    unsigned *d_counter = NULL;
-    cudaError_t e;
-    cr_assert_eq(cudaMalloc((void **)&d_want, n + 1), cudaSuccess);
-    cr_assert_eq(cudaMalloc((void **)&d_slot, (n + 1) * 4), cudaSuccess);
-    cr_assert_eq(cudaMalloc((void **)&d_counter, 4), cudaSuccess);
-    cr_assert_eq(cudaMemcpy(d_want, want, n, cudaMemcpyHostToDevice), cudaSuccess);
-    cr_assert_eq(cudaMemcpy(d_counter, &start, 4, cudaMemcpyHostToDevice), cudaSuccess);
-    cr_assert_eq(kit_poison(d_slot, (n + 1) * 4, 0), cudaSuccess);
-    cr_assert_eq(ex07_warp_slots(d_want, d_slot, d_counter, n, 0), cudaSuccess, "n=%zu: launch", n);
-    e = cudaDeviceSynchronize();
-    cr_assert_eq(e, cudaSuccess, "n=%zu: the kernel failed: %s", n, cudaGetErrorString(e));
-    cr_assert_eq(kit_fetch(slot, d_slot, n * 4, 0), cudaSuccess);
-    cr_assert_eq(kit_fetch(end, d_counter, 4, 0), cudaSuccess);
-    cudaFree(d_want);
-    cudaFree(d_slot);
-    cudaFree(d_counter);
+    int32_t e[10] = {0};
+    KIT_TO_RUNNER(want, n);
+    KIT_STUDENT {
+        uint8_t *d_want = NULL;
+        uint32_t *d_slot = NULL;
+        unsigned *d_counter = NULL;
+        int ok = 1;
+        if (ok) ok = (e[0] = cudaMalloc((void **)&d_want, n + 1)) == cudaSuccess;
+        if (ok) ok = (e[1] = cudaMalloc((void **)&d_slot, (n + 1) * 4)) == cudaSuccess;
+        if (ok) ok = (e[2] = cudaMalloc((void **)&d_counter, 4)) == cudaSuccess;
+        if (ok) ok = (e[3] = cudaMemcpy(d_want, want, n, cudaMemcpyHostToDevice)) == cudaSuccess;
+        if (ok) ok = (e[4] = cudaMemcpy(d_counter, &start, 4, cudaMemcpyHostToDevice)) == cudaSuccess;
+        if (ok) ok = (e[5] = kit_poison(d_slot, (n + 1) * 4, 0)) == cudaSuccess;
+        if (ok) ok = (e[6] = ex07_warp_slots(d_want, d_slot, d_counter, n, 0)) == cudaSuccess;
+        if (ok) ok = (e[7] = cudaDeviceSynchronize()) == cudaSuccess;
+        if (ok) ok = (e[8] = kit_fetch(slot, d_slot, n * 4, 0)) == cudaSuccess;
+        if (ok) ok = (e[9] = kit_fetch(end, d_counter, 4, 0)) == cudaSuccess;
+        cudaFree(d_want);
+        cudaFree(d_slot);
+        cudaFree(d_counter);
+    }
+    KIT_FROM_RUNNER(e, sizeof e);
+    KIT_FROM_RUNNER(slot, n * sizeof *slot);
+    KIT_FROM_RUNNER(end, sizeof *end);
+    cr_assert_eq(e[0], cudaSuccess, AS_IF_CALLED(cudaMalloc((void **)&d_want, n + 1), cudaSuccess));
+    cr_assert_eq(e[1], cudaSuccess, AS_IF_CALLED(cudaMalloc((void **)&d_slot, (n + 1) * 4), cudaSuccess));
+    cr_assert_eq(e[2], cudaSuccess, AS_IF_CALLED(cudaMalloc((void **)&d_counter, 4), cudaSuccess));
+    cr_assert_eq(e[3], cudaSuccess, AS_IF_CALLED(cudaMemcpy(d_want, want, n, cudaMemcpyHostToDevice), cudaSuccess));
+    cr_assert_eq(e[4], cudaSuccess, AS_IF_CALLED(cudaMemcpy(d_counter, &start, 4, cudaMemcpyHostToDevice), cudaSuccess));
+    cr_assert_eq(e[5], cudaSuccess, AS_IF_CALLED(kit_poison(d_slot, (n + 1) * 4, 0), cudaSuccess));
+    cr_assert_eq(e[6], cudaSuccess, "n=%zu: launch", n);
+    cr_assert_eq(e[7], cudaSuccess, "n=%zu: the kernel failed: %s", n, cudaGetErrorString((cudaError_t)e[7]));
+    cr_assert_eq(e[8], cudaSuccess, AS_IF_CALLED(kit_fetch(slot, d_slot, n * 4, 0), cudaSuccess));
+    cr_assert_eq(e[9], cudaSuccess, AS_IF_CALLED(kit_fetch(end, d_counter, 4, 0), cudaSuccess));
 }
 
 /* The wanting threads' slots are start .. start + count - 1, each once; the counter ends at
  * start + count; with lanes: within each warp, consecutive and in lane order. */
-static void expect_slots(const uint8_t *want, size_t n, unsigned start, int lanes, const char *what)
+static void expect_slots(uint8_t *want, size_t n, unsigned start, int lanes, const char *what)
 {
     uint32_t *slot = malloc((n + 1) * sizeof *slot);
     uint8_t *seen;
@@ -86,6 +113,7 @@ static uint8_t *random_wants(size_t n, unsigned percent, uint64_t seed)
 {
     uint8_t *w = malloc(n + 1);
     size_t i;
+    seed = KIT_SEED(seed);
     cr_assert(w);
     for (i = 0; i < n; i++) w[i] = (uint8_t)(kit_rand64(&seed) % 100 < percent);
     return w;
@@ -170,57 +198,103 @@ Test(ex07_phase3, lane_offsets_by_hand)
 {
     /* mask 0b1011: lanes 0, 1, 3 selected; lane 3's element is the third (offset 2) */
     static const unsigned want1011[6] = {0, 1, 2, 2, 3, 3};
-    unsigned lane;
-    for (lane = 0; lane < 6; lane++)
-        cr_assert_eq(ex07_lane_offset(0xBu, lane), want1011[lane], "mask 0b1011, lane %u: %u, want %u", lane,
-                     ex07_lane_offset(0xBu, lane), want1011[lane]);
-    for (lane = 0; lane < 32; lane++) {
-        cr_assert_eq(ex07_lane_offset(0xFFFFFFFFu, lane), lane, "full mask, lane %u", lane);
-        cr_assert_eq(ex07_lane_offset(0u, lane), 0, "empty mask, lane %u", lane);
-        cr_assert_eq(ex07_lane_offset(0x80000000u, lane), 0, "only lane 31, lane %u", lane);
-        cr_assert_eq(ex07_lane_offset(1u, lane), lane > 0, "only lane 0, lane %u", lane);
-    }
-    cr_assert_eq(ex07_lane_offset(0x7FFFFFFFu, 31), 31, "lanes 0..30 below lane 31");
-    {
-        uint64_t st = 3;
-        int k;
-        for (k = 0; k < 1000; k++) {
-            const uint32_t m = (uint32_t)kit_rand64(&st);
-            for (lane = 0; lane < 32; lane++)
-                cr_assert_eq(ex07_lane_offset(m, lane), bits_below(m, lane), "mask 0x%08x, lane %u: %u, want %u", m,
-                             lane, ex07_lane_offset(m, lane), bits_below(m, lane));
+    enum { NMASKS = 1000 };
+    uint32_t *m = malloc(NMASKS * sizeof *m);
+    unsigned *got = malloc(NMASKS * 32 * sizeof *got), g1011[6] = {0}, gfix[4][32] = {{0}}, g31 = 0, lane;
+    uint64_t st = KIT_SEED(3);
+    int k;
+    cr_assert(m && got);
+    for (k = 0; k < NMASKS; k++) m[k] = (uint32_t)kit_rand64(&st);
+    KIT_TO_RUNNER(m, NMASKS * sizeof *m);
+    KIT_STUDENT {
+        for (lane = 0; lane < 6; lane++) g1011[lane] = ex07_lane_offset(0xBu, lane);
+        for (lane = 0; lane < 32; lane++) {
+            gfix[0][lane] = ex07_lane_offset(0xFFFFFFFFu, lane);
+            gfix[1][lane] = ex07_lane_offset(0u, lane);
+            gfix[2][lane] = ex07_lane_offset(0x80000000u, lane);
+            gfix[3][lane] = ex07_lane_offset(1u, lane);
         }
+        g31 = ex07_lane_offset(0x7FFFFFFFu, 31);
+        for (k = 0; k < NMASKS; k++)
+            for (lane = 0; lane < 32; lane++) got[32 * k + lane] = ex07_lane_offset(m[k], lane);
     }
+    KIT_FROM_RUNNER(g1011, sizeof g1011);
+    KIT_FROM_RUNNER(gfix, sizeof gfix);
+    KIT_FROM_RUNNER(&g31, sizeof g31);
+    KIT_FROM_RUNNER(got, NMASKS * 32 * sizeof *got);
+    for (lane = 0; lane < 6; lane++)
+        cr_assert_eq(g1011[lane], want1011[lane], "mask 0b1011, lane %u: %u, want %u", lane,
+                     g1011[lane], want1011[lane]);
+    for (lane = 0; lane < 32; lane++) {
+        cr_assert_eq(gfix[0][lane], lane, "full mask, lane %u", lane);
+        cr_assert_eq(gfix[1][lane], 0, "empty mask, lane %u", lane);
+        cr_assert_eq(gfix[2][lane], 0, "only lane 31, lane %u", lane);
+        cr_assert_eq(gfix[3][lane], lane > 0, "only lane 0, lane %u", lane);
+    }
+    cr_assert_eq(g31, 31, "lanes 0..30 below lane 31");
+    for (k = 0; k < NMASKS; k++)
+        for (lane = 0; lane < 32; lane++)
+            cr_assert_eq(got[32 * k + lane], bits_below(m[k], lane), "mask 0x%08x, lane %u: %u, want %u", m[k],
+                         lane, got[32 * k + lane], bits_below(m[k], lane));
+    free(m);
+    free(got);
 }
 
 Test(ex07_phase3, subgroup_scan_random)
 {
-    uint64_t st = 11;
+    enum { NG = 2000 };
+    uint32_t *mask = malloc(NG * 32 * sizeof *mask);
+    unsigned *excl = malloc(NG * 32 * sizeof *excl), *total = calloc(NG, sizeof *total);
+    uint64_t st = KIT_SEED(11);
     int g;
-    for (g = 0; g < 2000; g++) {
-        uint32_t mask[32];
-        unsigned excl[32], l, run = 0, total;
+    cr_assert(mask && excl && total);
+    for (g = 0; g < NG; g++) {
+        unsigned l;
         for (l = 0; l < 32; l++) { /* some empty, some full, the rest random */
             const uint64_t r = kit_rand64(&st);
-            mask[l] = (r & 7) == 0 ? 0u : (r & 7) == 1 ? 0xFFFFFFFFu : (uint32_t)(r >> 16);
-            excl[l] = POISON32;
+            mask[32 * g + l] = (r & 7) == 0 ? 0u : (r & 7) == 1 ? 0xFFFFFFFFu : (uint32_t)(r >> 16);
+            excl[32 * g + l] = POISON32;
         }
-        total = ex07_subgroup_offsets(mask, excl);
-        for (l = 0; l < 32; l++) {
-            cr_assert_eq(excl[l], run, "group %d: subgroup %u's offset %u, want %u", g, l, excl[l], run);
-            run += (unsigned)__builtin_popcount(mask[l]);
-        }
-        cr_assert_eq(total, run, "group %d: total %u, want %u", g, total, run);
     }
+    KIT_TO_RUNNER(mask, NG * 32 * sizeof *mask);
+    KIT_STUDENT {
+        for (g = 0; g < NG; g++) total[g] = ex07_subgroup_offsets(mask + 32 * g, excl + 32 * g);
+    }
+    KIT_FROM_RUNNER(excl, NG * 32 * sizeof *excl);
+    KIT_FROM_RUNNER(total, NG * sizeof *total);
+    for (g = 0; g < NG; g++) {
+        unsigned l, run = 0;
+        for (l = 0; l < 32; l++) {
+            cr_assert_eq(excl[32 * g + l], run, "group %d: subgroup %u's offset %u, want %u", g, l, excl[32 * g + l],
+                         run);
+            run += (unsigned)__builtin_popcount(mask[32 * g + l]);
+        }
+        cr_assert_eq(total[g], run, "group %d: total %u, want %u", g, total[g], run);
+    }
+    free(mask);
+    free(excl);
+    free(total);
 }
 
-/* dst from ex07_group_positions vs a plain count over the 1024 elements */
-static void expect_group(const uint32_t mask[32], uint32_t base, const char *what)
+/* ex07_group_positions on ng groups (masks mask[32 g ..], bases base[g]) in the runner: dst
+ * (1024 per group, unselected entries left at POISON32) and the returned values */
+static void group_positions(uint32_t *mask, uint32_t *base, size_t ng, uint32_t *dst, uint32_t *next)
 {
-    uint32_t dst[1024], next;
+    size_t g, e;
+    for (e = 0; e < ng * 1024; e++) dst[e] = POISON32;
+    KIT_TO_RUNNER(mask, ng * 32 * sizeof *mask);
+    KIT_TO_RUNNER(base, ng * sizeof *base);
+    KIT_STUDENT {
+        for (g = 0; g < ng; g++) next[g] = ex07_group_positions(mask + 32 * g, base[g], dst + 1024 * g);
+    }
+    KIT_FROM_RUNNER(dst, ng * 1024 * sizeof *dst);
+    KIT_FROM_RUNNER(next, ng * sizeof *next);
+}
+
+/* dst and next from ex07_group_positions vs a plain count over the 1024 elements */
+static void check_group(const uint32_t mask[32], uint32_t base, const uint32_t *dst, uint32_t next, const char *what)
+{
     unsigned e, c = 0;
-    for (e = 0; e < 1024; e++) dst[e] = POISON32;
-    next = ex07_group_positions(mask, base, dst);
     for (e = 0; e < 1024; e++) {
         if (mask[e / 32] >> (e % 32) & 1u) {
             cr_assert_eq(dst[e], base + c, "%s: element %u (subgroup %u, lane %u) at %u, want %u", what, e, e / 32,
@@ -233,16 +307,33 @@ static void expect_group(const uint32_t mask[32], uint32_t base, const char *wha
     cr_assert_eq(next, base + c, "%s: returned %u, want base + %u = %u", what, next, c, base + c);
 }
 
+/* one group (fixed data) */
+static void expect_group(uint32_t mask[32], uint32_t base, const char *what)
+{
+    uint32_t dst[1024], next = 0;
+    group_positions(mask, &base, 1, dst, &next);
+    check_group(mask, base, dst, next, what);
+}
+
 Test(ex07_phase3, group_positions)
 {
-    uint64_t st = 21;
+    enum { NG = 500 };
+    uint32_t *mask = malloc(NG * 32 * sizeof *mask), *base = malloc(NG * sizeof *base);
+    uint32_t *dst = malloc(NG * 1024 * sizeof *dst), *next = calloc(NG, sizeof *next);
+    uint64_t st = KIT_SEED(21);
     int g;
-    for (g = 0; g < 500; g++) {
-        uint32_t mask[32];
+    cr_assert(mask && base && dst && next);
+    for (g = 0; g < NG; g++) {
         unsigned l;
-        for (l = 0; l < 32; l++) mask[l] = (uint32_t)kit_rand64(&st) & (uint32_t)kit_rand64(&st);
-        expect_group(mask, (uint32_t)(kit_rand64(&st) % 1000000u), "random group");
+        for (l = 0; l < 32; l++) mask[32 * g + l] = (uint32_t)kit_rand64(&st) & (uint32_t)kit_rand64(&st);
+        base[g] = (uint32_t)(kit_rand64(&st) % 1000000u);
     }
+    group_positions(mask, base, NG, dst, next);
+    for (g = 0; g < NG; g++) check_group(mask + 32 * g, base[g], dst + 1024 * g, next[g], "random group");
+    free(mask);
+    free(base);
+    free(dst);
+    free(next);
 }
 
 Test(ex07_phase3, edge_masks)
@@ -272,22 +363,33 @@ Test(ex07_phase3, paper_select)
             const kit_input *inp = kit_input_find(&compact_select_problem, inputs[x]);
             uint32_t *in = malloc(groups * 1024 * sizeof *in), *want = malloc(n * sizeof *want);
             uint32_t *masks = calloc(groups * 32, sizeof *masks), *counter = malloc(groups * sizeof *counter);
-            uint32_t *got = malloc(groups * 1024 * sizeof *got);
+            uint32_t *got = malloc(groups * 1024 * sizeof *got), *dsts = malloc(groups * 1024 * sizeof *dsts);
+            uint32_t *nexts = calloc(groups, sizeof *nexts);
             size_t i, g, c;
-            cr_assert(in && want && masks && counter && got);
-            compact_generate(in, NULL, n, inp->arg, inp->value, 5 + s);
-            c = compact_cpu_serial(in, NULL, COMPACT_THRESHOLD, want, n, COMPACT_IF | COMPACT_INDEX);
+            cr_assert(in && want && masks && counter && got && dsts && nexts);
+            compact_generate(in, NULL, n, inp->arg, inp->value, KIT_SEED(5 + s));
+            KIT_JUDGE c = compact_cpu_serial(in, NULL, COMPACT_THRESHOLD, want, n, COMPACT_IF | COMPACT_INDEX);
             for (i = 0; i < n; i++) /* phase 1: the ballots */
                 if (in[i] < 0x80000000u) masks[i / 32] |= 1u << (i % 32);
-            for (g = 0; g < groups; g++) { /* phase 1: the counts; phase 2: inclusive scan */
-                unsigned excl[32];
-                counter[g] = ex07_subgroup_offsets(masks + 32 * g, excl) + (g ? counter[g - 1] : 0);
+            for (i = 0; i < groups * 1024; i++) dsts[i] = POISON32;
+            /* the runner: phases 1 and 2 (the counts, an inclusive scan), phase 3 (every group from
+             * its base); the judge: its checks, group by group */
+            KIT_TO_RUNNER(masks, groups * 32 * sizeof *masks);
+            KIT_STUDENT {
+                for (g = 0; g < groups; g++) {
+                    unsigned excl[32];
+                    counter[g] = ex07_subgroup_offsets(masks + 32 * g, excl) + (g ? counter[g - 1] : 0);
+                }
+                for (g = 0; g < groups; g++)
+                    nexts[g] = ex07_group_positions(masks + 32 * g, g ? counter[g - 1] : 0, dsts + 1024 * g);
             }
+            KIT_FROM_RUNNER(counter, groups * sizeof *counter);
+            KIT_FROM_RUNNER(nexts, groups * sizeof *nexts);
+            KIT_FROM_RUNNER(dsts, groups * 1024 * sizeof *dsts);
             for (i = 0; i < groups * 1024; i++) got[i] = POISON32;
             for (g = 0; g < groups; g++) { /* phase 3: every group from its base */
-                uint32_t dst[1024], e, next;
-                for (e = 0; e < 1024; e++) dst[e] = POISON32;
-                next = ex07_group_positions(masks + 32 * g, g ? counter[g - 1] : 0, dst);
+                const uint32_t *dst = dsts + 1024 * g, next = nexts[g];
+                uint32_t e;
                 cr_assert_eq(next, counter[g], "%s n=%zu: group %zu ends at %u, want %u", inputs[x], n, g, next,
                              counter[g]);
                 for (e = 0; e < 1024; e++)
@@ -300,7 +402,7 @@ Test(ex07_phase3, paper_select)
             for (i = 0; i < c; i++)
                 cr_assert_eq(got[i], want[i], "%s n=%zu: output %zu is element %u, want %u", inputs[x], n, i, got[i],
                              want[i]);
-            free(in), free(want), free(masks), free(counter), free(got);
+            free(in), free(want), free(masks), free(counter), free(got), free(dsts), free(nexts);
         }
 }
 
@@ -322,14 +424,23 @@ Test(ex07_scatter, offsets_by_hand)
 {
     static const uint32_t counts[5] = {3, 0, 7, 1, 0};
     static const size_t want[5] = {0, 3, 3, 10, 11};
-    size_t off[6], k, total;
+    size_t off[6], k, total = 0, t0 = 0;
     poison_sz(off, 6);
-    total = ex07_chunk_offsets(counts, 5, off);
+    KIT_STUDENT {
+        total = ex07_chunk_offsets(counts, 5, off);
+    }
+    KIT_FROM_RUNNER(off, sizeof off);
+    KIT_FROM_RUNNER(&total, sizeof total);
     for (k = 0; k < 5; k++) cr_assert_eq(off[k], want[k], "offsets[%zu] = %zu, want %zu", k, off[k], want[k]);
     cr_assert_eq(total, 11, "total %zu, want 11", total);
     cr_assert_eq(off[5], SZ_POISON, "wrote past the 5 offsets");
     poison_sz(off, 6);
-    cr_assert_eq(ex07_chunk_offsets(counts, 0, off), 0, "no chunks: total 0");
+    KIT_STUDENT {
+        t0 = ex07_chunk_offsets(counts, 0, off);
+    }
+    KIT_FROM_RUNNER(&t0, sizeof t0);
+    KIT_FROM_RUNNER(off, sizeof off);
+    cr_assert_eq(t0, 0, "no chunks: total 0");
     cr_assert_eq(off[0], SZ_POISON, "no chunks: nothing written");
 }
 
@@ -342,20 +453,38 @@ Test(ex07_scatter, slots_by_hand)
     /* partition: selected 1 2 4 7 8 at 0..4; rejected 0 3 5 6 9 at 9 8 7 6 5 */
     static const size_t par0[4] = {9, 0, 1, 8};
     static const size_t par1[6] = {2, 7, 6, 3, 4, 5};
-    size_t dst[7], k;
+    size_t dst[7], k, r = 0;
     poison_sz(dst, 7);
-    cr_assert_eq(ex07_chunk_slots(sel, 4, 0, 10, 0, 0, dst), 2, "chunk 0 selects 2");
+    KIT_STUDENT {
+        r = ex07_chunk_slots(sel, 4, 0, 10, 0, 0, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 2, "chunk 0 selects 2");
     for (k = 0; k < 4; k++) cr_assert_eq(dst[k], sel0[k], "select, chunk 0, element %zu: %zu, want %zu", k, dst[k], sel0[k]);
     cr_assert_eq(dst[4], SZ_POISON, "chunk 0 has 4 elements: dst[4] written");
     poison_sz(dst, 7);
-    cr_assert_eq(ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 0, dst), 3, "chunk 1 selects 3");
+    KIT_STUDENT {
+        r = ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 0, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 3, "chunk 1 selects 3");
     for (k = 0; k < 6; k++) cr_assert_eq(dst[k], sel1[k], "select, chunk 1, element %zu: %zu, want %zu", 4 + k, dst[k], sel1[k]);
     cr_assert_eq(dst[6], SZ_POISON);
     poison_sz(dst, 7);
-    ex07_chunk_slots(sel, 4, 0, 10, 0, 1, dst);
+    KIT_STUDENT {
+        ex07_chunk_slots(sel, 4, 0, 10, 0, 1, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     for (k = 0; k < 4; k++) cr_assert_eq(dst[k], par0[k], "partition, chunk 0, element %zu: %zu, want %zu", k, dst[k], par0[k]);
     poison_sz(dst, 7);
-    cr_assert_eq(ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 1, dst), 3);
+    KIT_STUDENT {
+        r = ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 1, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 3, AS_IF_CALLED(ex07_chunk_slots(sel + 4, 6, 4, 10, 2, 1, dst), 3));
     for (k = 0; k < 6; k++)
         cr_assert_eq(dst[k], par1[k], "partition, chunk 1, element %zu: %zu, want %zu (2 rejected before the chunk)",
                      4 + k, dst[k], par1[k]);
@@ -369,10 +498,11 @@ static void expect_array(size_t n, unsigned pct, int partition, uint64_t seed)
     size_t *dst = malloc((n + 1) * sizeof *dst), *want = malloc((n + 1) * sizeof *want);
     size_t *lo = malloc((2 * n + 4) * sizeof *lo), *off = malloc((2 * n + 4) * sizeof *off);
     uint32_t *counts = malloc((2 * n + 4) * sizeof *counts);
+    size_t *cs = malloc((2 * n + 4) * sizeof *cs);
     uint8_t *hit = calloc(n + 1, 1);
-    size_t i, k, chunks = 0, s = 0, r = 0, total;
-    uint64_t st = seed;
-    cr_assert(sel && dst && want && lo && off && counts && hit);
+    size_t i, k, chunks = 0, s = 0, r = 0, total = 0;
+    uint64_t st = KIT_SEED(seed);
+    cr_assert(sel && dst && want && lo && off && counts && cs && hit);
     for (i = 0; i < n; i++) sel[i] = (uint8_t)(kit_rand64(&st) % 100 < pct);
     for (i = 0; i < n; i++) want[i] = sel[i] ? s++ : partition ? n - 1 - r++ : EX07_NO_SLOT;
     for (i = 0; i < n; chunks++) { /* chunks of 1 .. 700 elements, some of 0 (never two in a row) */
@@ -384,11 +514,25 @@ static void expect_array(size_t n, unsigned pct, int partition, uint64_t seed)
         i = i + m < n ? i + m : n;
     }
     lo[chunks] = n;
-    total = ex07_chunk_offsets(counts, chunks, off);
+    /* the runner: the offsets, then the slots of every chunk (the chunking is the judge's) */
+    KIT_TO_RUNNER(sel, n);
+    KIT_TO_RUNNER(&chunks, sizeof chunks);
+    KIT_TO_RUNNER(lo, (chunks + 1) * sizeof *lo);
+    KIT_TO_RUNNER(counts, chunks * sizeof *counts);
+    KIT_STUDENT {
+        total = ex07_chunk_offsets(counts, chunks, off);
+    }
+    KIT_FROM_RUNNER(&total, sizeof total);
     cr_assert_eq(total, s, "n=%zu: total %zu, want %zu", n, total, s);
     poison_sz(dst, n + 1);
+    KIT_STUDENT {
+        for (k = 0; k < chunks; k++)
+            cs[k] = ex07_chunk_slots(sel + lo[k], lo[k + 1] - lo[k], lo[k], n, off[k], partition, dst + lo[k]);
+    }
+    KIT_FROM_RUNNER(cs, chunks * sizeof *cs);
+    KIT_FROM_RUNNER(dst, (n + 1) * sizeof *dst);
     for (k = 0; k < chunks; k++) {
-        const size_t c = ex07_chunk_slots(sel + lo[k], lo[k + 1] - lo[k], lo[k], n, off[k], partition, dst + lo[k]);
+        const size_t c = cs[k];
         cr_assert_eq(c, counts[k], "n=%zu: chunk %zu selects %zu, want %u", n, k, c, counts[k]);
     }
     for (i = 0; i < n; i++)
@@ -400,7 +544,7 @@ static void expect_array(size_t n, unsigned pct, int partition, uint64_t seed)
             cr_assert(dst[i] < n && !hit[dst[i]], "n=%zu: slot %zu taken twice or out of range", n, dst[i]);
             hit[dst[i]] = 1;
         }
-    free(sel), free(dst), free(want), free(lo), free(off), free(counts), free(hit);
+    free(sel), free(dst), free(want), free(lo), free(off), free(counts), free(cs), free(hit);
 }
 
 Test(ex07_scatter, random_select)
@@ -422,15 +566,35 @@ Test(ex07_scatter, random_partition)
 Test(ex07_scatter, empty_and_single)
 {
     static const uint8_t one = 1, zero = 0;
-    size_t dst[2];
+    size_t dst[2], r = 0;
     poison_sz(dst, 2);
-    cr_assert_eq(ex07_chunk_slots(&one, 0, 5, 9, 3, 1, dst), 0, "an empty chunk selects nothing");
+    KIT_STUDENT {
+        r = ex07_chunk_slots(&one, 0, 5, 9, 3, 1, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 0, "an empty chunk selects nothing");
     cr_assert_eq(dst[0], SZ_POISON, "an empty chunk writes nothing");
-    cr_assert_eq(ex07_chunk_slots(&one, 1, 5, 9, 3, 1, dst), 1);
+    KIT_STUDENT {
+        r = ex07_chunk_slots(&one, 1, 5, 9, 3, 1, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 1, AS_IF_CALLED(ex07_chunk_slots(&one, 1, 5, 9, 3, 1, dst), 1));
     cr_assert_eq(dst[0], 3, "one selected element after 3 selected: slot 3");
-    cr_assert_eq(ex07_chunk_slots(&zero, 1, 5, 9, 3, 1, dst), 0);
+    KIT_STUDENT {
+        r = ex07_chunk_slots(&zero, 1, 5, 9, 3, 1, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 0, AS_IF_CALLED(ex07_chunk_slots(&zero, 1, 5, 9, 3, 1, dst), 0));
     cr_assert_eq(dst[0], 6, "rejected element 5 of 9 after 2 rejected: slot 9 - 1 - 2 = 6");
-    cr_assert_eq(ex07_chunk_slots(&zero, 1, 5, 9, 3, 0, dst), 0);
+    KIT_STUDENT {
+        r = ex07_chunk_slots(&zero, 1, 5, 9, 3, 0, dst);
+    }
+    KIT_FROM_RUNNER(&r, sizeof r);
+    KIT_FROM_RUNNER(dst, sizeof dst);
+    cr_assert_eq(r, 0, AS_IF_CALLED(ex07_chunk_slots(&zero, 1, 5, 9, 3, 0, dst), 0));
     cr_assert_eq(dst[0], EX07_NO_SLOT, "a select gives a rejected element no slot");
     expect_array(1, 100, 1, 9);
     expect_array(1, 0, 1, 10);
@@ -442,11 +606,19 @@ Test(ex07_scatter, counts_past_2_32)
     static const uint32_t counts[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu};
     static const uint8_t sel[3] = {1, 0, 1};
     const size_t big = 0xFFFFFFFFull;
-    size_t off[4], dst[3], k;
-    cr_assert_eq(ex07_chunk_offsets(counts, 4, off), 4 * big, "the total of 4 x (2^32 - 1) (sum in size_t)");
+    size_t off[4], dst[3], k, total = 0;
+    KIT_STUDENT {
+        total = ex07_chunk_offsets(counts, 4, off);
+    }
+    KIT_FROM_RUNNER(&total, sizeof total);
+    KIT_FROM_RUNNER(off, sizeof off);
+    cr_assert_eq(total, 4 * big, "the total of 4 x (2^32 - 1) (sum in size_t)");
     for (k = 0; k < 4; k++) cr_assert_eq(off[k], k * big, "offsets[%zu] = %zu, want %zu", k, off[k], k * big);
     /* the last chunk starts at element 4 (2^32 - 1) + 5 of n = 5 (2^32 - 1) */
-    ex07_chunk_slots(sel, 3, 4 * big + 5, 5 * big, 3 * big, 1, dst);
+    KIT_STUDENT {
+        ex07_chunk_slots(sel, 3, 4 * big + 5, 5 * big, 3 * big, 1, dst);
+    }
+    KIT_FROM_RUNNER(dst, sizeof dst);
     cr_assert(dst[0] == 3 * big && dst[2] == 3 * big + 1, "selected slots %zu %zu, want %zu %zu", dst[0], dst[2],
               3 * big, 3 * big + 1);
     cr_assert_eq(dst[1], 5 * big - 1 - (big + 5), "the rejected slot counts the big + 5 rejected before it");

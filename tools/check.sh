@@ -4,7 +4,9 @@
 #   2. the untouched skeletons compile, and none of their graded tests passes
 #      (GPU tests may only skip, with a reason, when there is no GPU);
 #   3. the solutions score full marks on every graded test that can run here;
-#   4. the step tables in the READMEs match the programs' step tables.
+#   4. the step tables in the READMEs match the programs' step tables;
+#   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
+#      with the skeletons (nothing passes) and with the solutions (full marks), a random seed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
@@ -56,6 +58,33 @@ for impl in exercises solutions; do
     say "solutions: $npass graded tests pass, $nskip skipped (no GPU)"
   fi
 done
+
+# 5
+if make --no-print-directory BUILDROOT="$broot" IMPL=exercises judge runners >"$tmp/build-judge.log" 2>&1 &&
+   make --no-print-directory BUILDROOT="$broot" IMPL=solutions runners >>"$tmp/build-judge.log" 2>&1; then
+  for impl in exercises solutions; do
+    res=$broot/$impl/check-split.tsv
+    rm -f "$res"
+    KIT_RESULTS=$res KIT_RUNNER_DIR=$PWD/$broot/$impl/bin KIT_RUNNER_LOG=$broot/$impl/check-runner.log \
+      KIT_GRADE_SEED=$RANDOM$RANDOM $broot/exercises/bin/judge${ch:+_$ch} --jobs "$(nproc)" --filter 'ex*/*' \
+      >"$tmp/split-$impl.log" 2>&1
+    [ -s "$res" ] || { bad "the judge with the $impl runners wrote no results"; tail -n 30 "$tmp/split-$impl.log"; continue; }
+    npass=0 nskip=0
+    for t in $graded; do
+      IFS=$'\t' read -r st msg < <(status_of "$res" "$t")
+      case "$impl:$st" in
+        exercises:pass) bad "judge + skeleton runner passes $t";;
+        solutions:pass) npass=$((npass + 1));;
+        *:skip) [[ $msg == "no CUDA device"* ]] && nskip=$((nskip + 1)) || bad "split $impl: $t skipped: '$msg'";;
+        solutions:*) bad "judge + solution runner fails $t: $st $msg";;
+        exercises:missing) bad "judge + skeleton runner: $t did not run";;
+      esac
+    done
+    say "judge + $impl runners: $npass graded tests pass, $nskip skipped (no GPU)"
+  done
+else
+  bad "the judge or the runners do not build"; tail -n 30 "$tmp/build-judge.log"
+fi
 
 # 4
 if tools/tables.sh check; then say "README step tables match the step tables"; else bad "README tables are stale (run: make tables)"; fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # grade-cluster.sh DIR [--ch NN] [--partition P] [--time T] [--gpus N] [--cpus N]
 #                      [--only NAME,...] [--wait [--timeout S]]
+# (every student's code is built and run in the sandbox on its node: tools/sandbox.sh)
 # Grade a class (DIR: one sub-folder per student) on a Slurm cluster:
 #   1. one job builds the kit with the skeletons (the shared build), on a node
 #      like the graders' (same partition and GPU request, so the same GPU target);
@@ -10,6 +11,9 @@
 #      table; a student whose task was killed (time limit, node failure,
 #      scancel) or never ran is shown as such, never as 0 points.
 # --only re-runs those students alone; the merge keeps everyone else's results.
+# Nothing is deleted up front: a student's folder is replaced when their new
+# grading is complete, and the table shows only results of this run (an older
+# one stays on disk but counts as "not run" until it is replaced).
 # Settings: GRADE_PARTITION, GRADE_TIME (minutes or D-HH:MM:SS, default 30),
 # GRADE_GPUS, GRADE_CPUS (default 4), GRADE_MAX_PARALLEL (array throttle),
 # GRADE_SBATCH_ARGS (more sbatch options: account, qos, constraint ...).
@@ -26,7 +30,9 @@ usage() { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
 if [ "${1:-}" = --prepare ] || [ "${1:-}" = --task ] || [ "${1:-}" = --merge ]; then
   mode=$1 run=${2:?}
   . "$run/env"
-  out=$(dirname "$run") kit=$(dirname "$run")/kit
+  out=$(dirname "$run") kit=$(dirname "$run")/kit studs=$(dirname "$run")/students
+  export GRADE_RUN_ID=$run_id
+  [ "$mode" = --merge ] || sandbox_init
 fi
 
 # the scheduler's word on a job (array task): sacct with accounting, else
@@ -49,6 +55,9 @@ missing_status() {
   rerun="re-run alone: make grade-cluster SUBMISSIONS=$class ONLY=$name"
   if [ -f "$run/kit.failed" ]; then
     printf 'not run\tthe kit did not build on the cluster (%s)' "$(ls "$run"/logs/kit-*.log 2>/dev/null | tail -n1)"; return
+  fi
+  if [ -s "$studs/$name/status.tsv" ]; then   # a result of an earlier run only
+    printf 'not run\tonly an earlier result exists (%s); %s' "$studs/$name/" "$rerun"; return
   fi
   job=$(cat "$run/state/$name.job" 2>/dev/null)
   [ -n "$job" ] || { printf 'not run\tnever submitted; %s' "$rerun"; return; }
@@ -76,10 +85,10 @@ case ${mode:-} in
   gpu_lock=""                       # Slurm gives the task its own GPU
   echo "grade-cluster: $name on $(hostname -s), job $SLURM_ARRAY_JOB_ID index $SLURM_ARRAY_TASK_ID"
   grade_one "$class/$name" "$name"
-  cat "$out/$name/table.txt"; cat "$out/$name/status.tsv"
+  cat "$studs/$name/table.txt"; cat "$studs/$name/status.tsv"
   exit 0;;
 --merge)
-  write_class "$run/students.txt" missing_status
+  write_class "$run/students.txt" missing_status "$run/state"
   cat "$out/class.txt"
   date +%s >"$run/merged"
   exit 0;;
@@ -95,6 +104,7 @@ while [ $# -gt 0 ]; do
     --time) time=${2:-}; shift; shift;;
     --gpus) gpus=${2:-}; shift; shift;;
     --cpus) cpus=${2:-}; shift; shift;;
+    --timeout=*) timeout=${1#*=}; shift;;
     --only) only=${2:-}; shift; shift;;
     --wait) wait=1; shift;;
     --timeout) timeout=${2:-}; shift; shift;;
@@ -109,6 +119,23 @@ class=$(cd "$class" && pwd)
 ch=$(norm_ch "$ch") || exit 2
 command -v sbatch >/dev/null || die "sbatch not found: grade-cluster needs a Slurm submit host (make grade SUBMISSIONS=... grades on this machine)"
 [[ $gpus =~ ^[0-9]+$ ]] || die "--gpus $gpus: not a number"
+[[ $cpus =~ ^[1-9][0-9]*$ ]] || die "--cpus $cpus: not a number of CPUs (CPUS=N)"
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout $timeout: not a number of seconds (WAIT_S=N)"
+sandbox_init
+# what the partition's nodes have: a request no node can meet would wait forever
+if command -v sinfo >/dev/null; then
+  p=${partition:+-p "$partition"}
+  # shellcheck disable=SC2086
+  ncpu=$(sinfo -h $p -o '%c' 2>/dev/null | tr -d '+' | sort -n | tail -n1)
+  if [[ $ncpu =~ ^[0-9]+$ ]] && [ "$ncpu" -lt "$cpus" ]; then
+    die "the nodes of ${partition:-the default partition} have at most $ncpu CPUs; each task asks for $cpus: CPUS=$ncpu (or --cpus $ncpu)"
+  fi
+  # shellcheck disable=SC2086
+  gres=$(sinfo -h $p -o '%G' 2>/dev/null | sort -u | tr '\n' ' ')
+  if [ "$gpus" -gt 0 ] && [ -n "$gres" ] && ! grep -q 'gpu' <<<"$gres"; then
+    die "${partition:-the default partition} has no GPUs (its nodes' GRES: ${gres% }); GPUS=0 grades the CPU tests only (the GPU ones are then not graded), or PARTITION= a GPU partition"
+  fi
+fi
 run=$out/cluster
 mkdir -p "$run/logs" "$run/state"
 # the jobs of an earlier run share the kit build and the run folder: let them end first
@@ -119,8 +146,10 @@ fi
 class_students "$class" >"$run/students.new"
 [ -s "$run/students.new" ] || die "no student folders in '$class' (one sub-folder per student)"
 mv "$run/students.new" "$run/students.txt"
+run_id=$(date +%s).$$
 {
-  printf 'class=%q\nch=%q\n' "$class" "$ch"
+  printf 'class=%q\nch=%q\nrun_id=%q\n' "$class" "$ch" "$run_id"
+  printf 'GRADE_UNSAFE=%q\n' "${GRADE_UNSAFE:-0}"
   printf 'ARCH=%q\nCRITERION_DIR=%q\n' "${ARCH:-}" "${CRITERION_DIR:-}"
   printf 'GRADE_TEST_TIMEOUT=%q\n' "${GRADE_TEST_TIMEOUT:-}"
 } >"$run/env"
@@ -138,8 +167,9 @@ else
   mapfile -t names <"$run/students.txt"
   idx=0-$((${#names[@]} - 1))
 fi
-for n in "${names[@]}"; do   # no earlier result may pass for this run's
-  rm -rf "${out:?}/$n" "$run/state/$n.started" "$run/state/$n.job"
+for n in "${names[@]}"; do   # this run's bookkeeping only: no result is removed
+  rm -f "$run/state/$n.started" "$run/state/$n.job"
+  printf '%s\n' "$run_id" >"$run/state/$n.run"   # the run whose result counts for this student
 done
 rm -f "$run/merged"
 
@@ -178,6 +208,16 @@ while [ ! -f "$run/merged" ]; do
     exit 1
   fi
   sleep 5
+  # a job the scheduler will never start (its request fits no node): say so rather than wait
+  never=$(squeue -h -j "${prep%%;*},$array,$merge" -o '%i %T %r' 2>/dev/null |
+          awk '$2 == "PENDING" && $3 ~ /^(PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|ReqNodeNotAvail|BadConstraints|InvalidAccount|InvalidQOS|QOSMaxCpuPerJobLimit)/ { print $1 " (" $3 ")"; exit }')
+  if [ -n "$never" ]; then
+    echo "grade-cluster: job $never will not start with these settings (partition, CPUS, GPUS, TIME); scancel ${prep%%;*} $array $merge and submit again" >&2
+    exit 1
+  fi
+  if [ $(( ($(date +%s) - t0) % 60 )) -lt 5 ]; then
+    echo "grade-cluster: waiting ($(( $(date +%s) - t0 )) s): $(squeue -h -j "${prep%%;*},$array,$merge" -o '%T' 2>/dev/null | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, tolower($2); s = ", " }')"
+  fi
   # the merge job has left the queue without a table: say so rather than wait on
   if [ ! -f "$run/merged" ] && ! squeue -h -j "$merge" 2>/dev/null | grep -q .; then
     sleep 5; [ -f "$run/merged" ] && break

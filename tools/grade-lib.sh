@@ -1,9 +1,16 @@
 # grade-lib.sh - shared by grade-submission.sh and grade-cluster.sh (sourced, not run).
 #
+# Trust (docs/grading.md, "Threat model"): a student's files are compiled only into the runners
+# (build/exercises/bin/runner_NN), inside the sandbox (tools/sandbox.sh build); the runners run
+# only inside the sandbox (tools/sandbox.sh run), started by the judge.  The judge (the graded
+# suites built with the skeletons, in the kit) generates the inputs, checks the outputs and
+# writes the results; nothing of the student's is ever linked into it.
+#
 # Layout under $out (BUILDROOT/grades):
-#   kit/                 a copy of the kit with the exercise skeletons, built once
-#                        (the shared build: every student starts from it)
-#   <student>/           results.json, table.txt, status.tsv, build.log, tests.log, notes.tsv
+#   kit/                 a copy of the kit without solutions/, with the exercise skeletons;
+#                        built once: the judge, and the objects every student starts from
+#   students/<student>/  results.json, table.txt, status.tsv, build.log, tests.log, runner.log,
+#                        notes.tsv (replaced only once a new grading of that student is complete)
 #   class.txt class.csv class.json   the class table (one row per student)
 # status.tsv: student <TAB> score <TAB> max <TAB> not-graded points <TAB> status <TAB> detail
 # with status one of: graded, did not compile, did not link, did not build,
@@ -14,9 +21,12 @@ broot=${BUILDROOT:-build}
 case $broot in /*) ;; *) broot=$root/$broot;; esac
 out=${GRADE_OUT:-$broot/grades}
 kit=$out/kit
+studs=$out/students
 nproc_=$(nproc 2>/dev/null || echo 2)
-# the student's make runs elsewhere: a relative Criterion prefix would not be found
+# the judge is built outside the sandbox: a relative Criterion prefix would not be found
 if [ -n "${CRITERION_DIR:-}" ] && [ -d "$CRITERION_DIR" ]; then CRITERION_DIR=$(cd "$CRITERION_DIR" && pwd); fi
+build_limit=${GRADE_BUILD_TIMEOUT:-900}   # seconds, one make of one student
+load_limit=${GRADE_LOAD_TIMEOUT:-30}       # seconds, a runner's load probe
 
 die() { echo "grade: $*" >&2; exit 2; }
 
@@ -30,14 +40,73 @@ norm_ch() {
   echo "$c"
 }
 
-# the student folders of a class folder, one name a line, sorted; none is an error
+# ------------------------------------------------------------------ sandbox
+# box: tools/sandbox.sh, or empty when grading without one (GRADE_UNSAFE=1, said in every table)
+box="" unsafe=0
+sandbox_init() {
+  if [ "${GRADE_UNSAFE:-0}" = 1 ]; then
+    unsafe=1
+    echo "grade: UNSAFE=1: students' code runs WITHOUT a sandbox, with your rights (the tables say so)" >&2
+    return 0
+  fi
+  local why
+  if ! why=$("$root/tools/sandbox.sh" check 2>&1); then
+    die "no sandbox here, so no student code runs: $why
+  Grading compiles and runs students' code only inside bubblewrap (apt-get install bubblewrap; user
+  namespaces must be allowed). UNSAFE=1 grades without it, at your own risk (docs/grading.md)."
+  fi
+  box=$root/tools/sandbox.sh
+}
+
+# the GPU of this machine (trusted: asked here, never inside the sandbox), and the target
+gpu_here=0
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu_here=1
+grade_arch() {
+  local cc
+  if [ -n "${ARCH:-}" ]; then echo "$ARCH"; return; fi
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+  echo "sm_${cc:-90}"
+}
+
+arch=$(grade_arch)
+
+# in_box DIR SECONDS CMD...: CMD in DIR, sandboxed (DIR is /kit inside), killed after SECONDS
+in_box() {
+  local dir=$1 t=$2; shift 2
+  if [ -n "$box" ]; then
+    timeout -k 10 "$t" "$box" build "$dir" "$@"
+  else
+    (cd "$dir" && timeout -k 10 "$t" "$@")
+  fi
+}
+
+# make in a kit copy DIR, sandboxed: the runners (the students' side); no Criterion needed
+kit_make() { # DIR ARGS...
+  local dir=$1; shift
+  in_box "$dir" "$build_limit" env LC_ALL=C make --no-print-directory BUILDROOT=build IMPL=exercises \
+    ARCH="$arch" ${ch:+CH=$ch} "$@"
+}
+
+# ----------------------------------------------------------------- students
+# the student folders of a class folder, one name a line, in natural order (bob9 before
+# bob10); hidden folders and names with a newline are not graded: each is said on stderr and
+# listed in $out/refused.txt (shown in the class table)
 class_students() {
-  local d n=0
+  local d name n=0
   [ -d "$1" ] || die "no folder '$1'"
-  for d in "$1"/*/; do
-    [ -d "$d" ] || continue
-    basename "$d"; n=$((n + 1))
-  done | LC_ALL=C sort
+  mkdir -p "$out"; : >"$out/refused.txt"
+  while IFS= read -r -d '' d; do
+    name=${d##*/}
+    if [[ $name == *$'\n'* ]]; then
+      printf 'grade: not graded: folder %q: a newline in a student folder name (rename it)\n' "$name" >&2
+      printf '%q\tnot graded: the folder name has a newline (rename it)\n' "$name" >>"$out/refused.txt"
+    elif [[ $name == .* ]]; then
+      printf 'grade: not graded: hidden folder %q (rename it without the leading dot to grade it)\n' "$name" >&2
+      printf '%q\tnot graded: a hidden folder (rename it without the leading dot)\n' "$name" >>"$out/refused.txt"
+    else
+      printf '%s\n' "$name"; n=$((n + 1))
+    fi
+  done < <(find "$1" -mindepth 1 -maxdepth 1 -type d -print0) | LC_ALL=C sort -V
 }
 
 # the exercise (suite of tests/points.tsv) a file of exercises/ belongs to: the
@@ -50,26 +119,25 @@ exercise_of() {
   echo unknown
 }
 
-kit_make() { # ARGS... in the directory $PWD (a kit copy)
-  LC_ALL=C make --no-print-directory BUILDROOT=build IMPL=exercises ${ch:+CH=$ch} ${ARCH:+ARCH=$ARCH} \
-    ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "$@"
-}
-
-# The shared build: $kit is the kit (no .git, no build outputs) with the true
-# skeletons in exercises/ and its test program built.  Sources are copied with
-# their times, so an unchanged kit rebuilds nothing.
+# --------------------------------------------------------------------- kit
+# $kit: the kit's sources (no .git, no solutions/, no build outputs) with the true skeletons in
+# exercises/, its judge built outside the sandbox (it needs Criterion; nothing of a student's
+# is in it) and the skeleton runners inside it (the objects every student's build starts from).
+# Sources keep their times, so an unchanged kit rebuilds nothing.
 prepare_kit() {
-  local tmp f rel
-  mkdir -p "$kit"
+  local tmp f rel st
+  mkdir -p "$kit" "$studs"
+  # what an interrupted grading left behind (never a finished result)
+  find "$studs" -mindepth 1 -maxdepth 1 \( -name '.new.*' -o -name '.old.*' \) -exec rm -rf {} +
   tmp=$(mktemp -d)
   [ -d "$kit/build" ] && mv "$kit/build" "$tmp/build"
   find "$kit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  # the kit's files with their times: git's list when there is one, else all but build outputs
+  # what a build needs, with its times: git's list when there is one, else the folders
   if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
-    (cd "$root" && git ls-files -z -co --exclude-standard | grep -zv "^${broot#"$root"/}/" |
-       tar --null -T - --ignore-failed-read -cf - 2>/dev/null)
+    (cd "$root" && git ls-files -z -co --exclude-standard -- Makefile reference chapters exercises tests tools |
+       grep -zv "^${broot#"$root"/}/" | tar --null -T - --ignore-failed-read -cf - 2>/dev/null)
   else
-    (cd "$root" && tar --exclude=./.git --exclude="./${broot#"$root"/}" --exclude=./build -cf - .)
+    (cd "$root" && tar --exclude="./${broot#"$root"/}" --exclude=./build -cf - Makefile reference chapters exercises tests tools)
   fi | tar -C "$kit" -xf -
   [ -d "$tmp/build" ] && mv "$tmp/build" "$kit/build"
   # skeletons generated from solutions/ (exercises/ of this clone may hold someone's work)
@@ -81,13 +149,30 @@ prepare_kit() {
       cp "$f" "$kit/exercises/$rel" && touch -r "$root/solutions/$rel" "$kit/exercises/$rel"
     done < <(find "$tmp/ex" -type f -print0)
   fi
-  rm -rf "$tmp"
-  echo "grade: building the kit with the skeletons (shared by every student): $kit"
-  if ! (cd "$kit" && kit_make testbin >"$out/kit-build.log" 2>&1); then
-    echo "grade: the kit itself does not build; see $out/kit-build.log" >&2
-    tail -n 20 "$out/kit-build.log" >&2
-    return 1
+  rm -rf "$tmp" "$kit/solutions"
+  # the programs themselves (make -q of a phony target always says "not up to date")
+  local progs=() t
+  for t in "$kit"/tests/test_${ch:-[0-9][0-9]}_exercises.c; do
+    [ -f "$t" ] && t=${t##*/test_} && progs+=("build/exercises/bin/runner_${t%%_*}")
+  done
+  if [ ${#progs[@]} -gt 0 ] && kit_make "$kit" -q "${progs[@]}" >/dev/null 2>&1 &&
+     (cd "$kit" && make -q --no-print-directory BUILDROOT=build IMPL=exercises ARCH="$arch" ${ch:+CH=$ch} \
+        ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "build/exercises/bin/judge${ch:+_$ch}") >/dev/null 2>&1; then
+    echo "grade: the kit with the skeletons is built already (shared by every student): $kit"
+    [ -f "$kit/build/exercises/.uses/defined" ] || (cd "$kit" && tools/grade-uses.sh record)
+    return 0
   fi
+  echo "grade: building the kit with the skeletons (shared by every student): $kit"
+  : >"$out/kit-build.log"
+  if kit_make "$kit" -j"$nproc_" runners >>"$out/kit-build.log" 2>&1 &&
+     (cd "$kit" && LC_ALL=C make --no-print-directory -j"$nproc_" BUILDROOT=build IMPL=exercises ARCH="$arch" \
+        ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} judge-program &&
+        tools/grade-uses.sh record) >>"$out/kit-build.log" 2>&1; then
+    return 0
+  fi
+  echo "grade: the kit itself does not build; see $out/kit-build.log" >&2
+  tail -n 20 "$out/kit-build.log" >&2
+  return 1
 }
 
 # first compiler error about exercises/REL in LOG, as "REL:LINE: message"
@@ -106,46 +191,121 @@ compile_error() {
 
 # the first error line of a log (when no file can be blamed)
 first_error() {
-  grep -m1 -E '(error|Error|undefined reference|multiple definition)' "$1" | cut -c1-200
+  grep -m1 -E '(error|Error|undefined reference|multiple definition|Terminated|Killed)' "$1" | cut -c1-200
 }
 
-# grade_one DIR NAME: grade one student's folder; results in $out/NAME
-grade_one() {
-  local sub=$1 name=$2 dir=$out/$2 scratch rel f ex err sym attempt n t0 st=graded detail=""
-  local files=() blamed left built=0 testbin guard=${GRADE_TEST_TIMEOUT:-3600}
-  t0=$(date +%s)
-  rm -rf "$dir"   # never leave an earlier result behind
-  mkdir -p "$dir"
-  : >"$dir/notes.tsv"; : >"$dir/build.log"
-  scratch=$(mktemp -d "${TMPDIR:-/tmp}/grade-$name.XXXXXX")
-  # the shared build, copied with its times: only what the student changes rebuilds
-  cp -a "$kit/." "$scratch/"
-  while IFS= read -r -d '' f; do
-    rel=${f#"$sub"/}
-    if [ -f "$kit/exercises/$rel" ]; then
-      files+=("$rel")
-      cmp -s "$f" "$kit/exercises/$rel" && continue   # the skeleton as it is: nothing to rebuild
-      cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
-    else
-      printf '*\tnote\tignored %s (not an exercise file)\n' "$rel" >>"$dir/notes.tsv"
-    fi
-  done < <(find "$sub" -type f -print0 | LC_ALL=C sort -z)
-  [ ${#files[@]} = 0 ] && { st="nothing submitted"; detail="no exercise files in the folder (the skeletons were graded)"; }
+# put the skeleton of REL back in the scratch copy
+revert() { cp -p "$kit/exercises/$1" "$scratch/exercises/$1"; touch "$scratch/exercises/$1"; }
 
-  # build; each failure blames a file and puts its skeleton back, until it builds
+# the student's changed files (relative to exercises/) of chapter NN, one a line
+changed_in() {
+  local rel
+  for rel in "${files[@]}"; do
+    [ "${rel%%-*}" = "$1" ] || continue
+    cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" || printf '%s\n' "$rel"
+  done
+}
+
+# probe NN: the runner of chapter NN loads (every constructor ran) and says so in time
+probe() {
+  local bin=$scratch/build/exercises/bin/runner_$1 p=$scratch/.probe
+  [ -x "$bin" ] || return 1
+  rm -f "$p"
+  if [ -n "$box" ]; then
+    timeout -k 5 "$load_limit" "$box" run "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null
+  else
+    timeout -k 5 "$load_limit" "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null
+  fi
+  [ "$(head -c 12 "$p" 2>/dev/null)" = "runner ready" ]
+}
+
+# A student file may include what its skeleton includes and system headers; any other file of the
+# kit (where the kit's own answers live), CUDA's libraries of ready-made reductions, scans and sorts
+# (CUB, Thrust, cooperative groups), a path with ".." or "/" at its start, or a computed #include
+# is refused like a compile error.
+includes_check() {
+  local rel line n inc allowed base
+  for rel in "${files[@]}"; do
+    cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
+    allowed=$(grep -hoE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]+[>"]' "$kit/exercises/$rel" |
+              sed -E 's/.*[<"]([^>"]+)[>"]/\1/')
+    n=0
+    while IFS= read -r line; do
+      n=$((n + 1))
+      [[ $line =~ ^[[:space:]]*#[[:space:]]*include ]] || [[ $line =~ ^[[:space:]]*%:[[:space:]]*include ]] || continue
+      if [[ $line =~ include[[:space:]]*[\<\"]([^\>\"]+)[\>\"] ]]; then inc=${BASH_REMATCH[1]}; else inc=""; fi
+      if [ -z "$inc" ]; then
+        printf '%s\tcompile\t%s:%d: a computed #include (only a file name in quotes or <> is graded)\n' \
+          "$(exercise_of "$rel")" "$rel" "$n" >>"$dir/notes.tsv"; revert "$rel"; break
+      fi
+      grep -qxF -- "$inc" <<<"$allowed" && continue
+      base=${inc##*/}
+      case $inc in cub/*|thrust/*|cooperative_groups*|cuda/std/__*|cuda/__*)
+        printf '%s\tcompile\t%s:%d: #include <%s>: a library'"'"'s ready-made answer (write the code yourself)\n' \
+          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
+        revert "$rel"; break;;
+      esac
+      if [[ $inc == /* || $inc == *..* ]]; then
+        printf '%s\tcompile\t%s:%d: #include "%s": a path out of the exercise'"'"'s folders (name the file only)\n' \
+          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
+        revert "$rel"; break
+      fi
+      if find "$kit/chapters" "$kit/reference" "$kit/tests" "$kit/exercises" -name "$base" -print -quit 2>/dev/null | grep -q .; then
+        printf '%s\tcompile\t%s:%d: #include "%s": a file of the kit this exercise does not include (write the code yourself)\n' \
+          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
+        revert "$rel"; break
+      fi
+    done <"$scratch/exercises/$rel"
+  done
+}
+
+# after a build: a changed object that now calls a function of the kit its skeleton-built twin
+# did not (tools/grade-uses.sh) blames the student files behind it; 0 when one was blamed
+uses_check() {
+  local lines src sym obj rel cands blamed=1 done_=" "
+  lines=$(in_box "$scratch" 300 bash tools/grade-uses.sh check 2>>"$dir/build.log")
+  [ -n "$lines" ] || return 1
+  while IFS=$'\t' read -r src sym obj; do
+    cands=()
+    case $src in exercises/*) cands=("${src#exercises/}");; esac
+    if [ ${#cands[@]} = 0 ]; then
+      for rel in "${files[@]}"; do
+        cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
+        grep -qF -- "exercises/$rel" "$scratch/${obj%.o}.d" 2>/dev/null && cands+=("$rel")
+      done
+    fi
+    for rel in "${cands[@]}"; do
+      [[ $done_ == *" $rel "* ]] && continue
+      done_="$done_$rel "
+      printf '%s\tcompile\t%s: calls the kit'"'"'s %s, which this exercise does not use (write the code yourself)\n' \
+        "$(exercise_of "$rel")" "$rel" "$(printf '%s' "$sym" | c++filt 2>/dev/null | tr -c '[:print:]' '?' | cut -c1-120)" >>"$dir/notes.tsv"
+      revert "$rel"; blamed=0
+    done
+  done <<<"$lines"
+  return $blamed
+}
+
+# build the runners until they build: each failure blames a file and puts its skeleton back
+build_runners() {
+  local attempt rel err sym f blamed
   for ((attempt = 1; attempt <= ${#files[@]} + 2; attempt++)); do
     echo "=== build $attempt" >>"$dir/build.log"
-    if (cd "$scratch" && kit_make -k ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} testbin) >"$scratch/.log" 2>&1; then
-      cat "$scratch/.log" >>"$dir/build.log"; built=1; break
+    if kit_make "$scratch" -k ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >"$scratch/.log" 2>&1; then
+      cat "$scratch/.log" >>"$dir/build.log"
+      uses_check && continue   # a borrowed answer: that file's skeleton, and build again
+      built=1; return
     fi
     cat "$scratch/.log" >>"$dir/build.log"
+    if grep -qE '^(Terminated|Killed)|make: \*\*\* .*(Terminated|Killed)' "$scratch/.log" || [ ! -s "$scratch/.log" ]; then
+      :   # a compiler that ran past GRADE_BUILD_TIMEOUT: blamed below like any error
+    fi
     blamed=0
     for rel in "${files[@]}"; do                 # compiler errors naming a student file
       cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
       err=$(compile_error "$rel" "$scratch/.log")
       [ -n "$err" ] || continue
       printf '%s\tcompile\t%s\n' "$(exercise_of "$rel")" "$err" >>"$dir/notes.tsv"
-      cp -p "$kit/exercises/$rel" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"; blamed=1
+      revert "$rel"; blamed=1
     done
     [ $blamed = 1 ] && continue
     # the linker: the student file whose skeleton defines the missing symbol
@@ -163,97 +323,209 @@ grade_one() {
             grep -qw -- "${sym%%(*}" "$scratch/exercises/$rel" || continue
           fi
           printf '%s\tlink\t%s (%s)\n' "$(exercise_of "$rel")" "$err" "$rel" >>"$dir/notes.tsv"
-          cp -p "$kit/exercises/$rel" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"; blamed=1; break 2
+          revert "$rel"; blamed=1; break 2
         done
       done
       [ $blamed = 1 ] && continue
-      printf '*\tlink\t%s\n' "$err" >>"$dir/notes.tsv"; st="did not link"; detail=$err; break
+      printf '*\tlink\t%s\n' "$err" >>"$dir/notes.tsv"; st="did not link"; detail=$err; return
     fi
-    # nothing names a file: try each student file alone as the skeleton
+    # nothing names a file (a compiler killed by the time limit, a crash): try each student file
+    # alone as the skeleton
     for rel in "${files[@]}"; do
       cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
       cp "$scratch/exercises/$rel" "$scratch/.student"
-      cp "$kit/exercises/$rel" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"
-      if (cd "$scratch" && kit_make testbin) >"$scratch/.one" 2>&1; then
-        printf '%s\tcompile\t%s: %s\n' "$(exercise_of "$rel")" "$rel" "$(first_error "$scratch/.log")" >>"$dir/notes.tsv"
+      revert "$rel"
+      if kit_make "$scratch" runners >"$scratch/.one" 2>&1; then
+        err=$(first_error "$scratch/.log"); err=${err:-the build of this file failed or ran past ${build_limit} s}
+        printf '%s\tcompile\t%s: %s\n' "$(exercise_of "$rel")" "$rel" "$err" >>"$dir/notes.tsv"
         blamed=1; break
       fi
       cp "$scratch/.student" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"
     done
     [ $blamed = 1 ] && continue
     err=$(first_error "$scratch/.log"); err=${err:-see build.log}
-    printf '*\tbuild\t%s\n' "$err" >>"$dir/notes.tsv"; st="did not build"; detail=$err; break
+    printf '*\tbuild\t%s\n' "$err" >>"$dir/notes.tsv"; st="did not build"; detail=$err; return
   done
+}
+
+# every runner loads; one that crashes, exits or hangs at load costs only the exercises of the
+# file that makes it do so (its skeleton goes back, the others are graded)
+check_loads() {
+  local c rel bad
+  for c in $(cd "$scratch/build/exercises/bin" 2>/dev/null && ls runner_* 2>/dev/null | sed 's/runner_//'); do
+    probe "$c" && continue
+    bad=""
+    while IFS= read -r rel; do
+      revert "$rel"
+      kit_make "$scratch" ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >>"$dir/build.log" 2>&1
+      if probe "$c"; then bad=$rel; break; fi
+      cp "$sub/$rel" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"
+    done < <(changed_in "$c")
+    if [ -n "$bad" ]; then
+      printf '%s\tload\t%s: the program stopped, crashed or hung while loading (before any test)\n' \
+        "$(exercise_of "$bad")" "$bad" >>"$dir/notes.tsv"
+    else
+      # no single file: every changed file of the chapter goes back
+      while IFS= read -r rel; do
+        revert "$rel"
+        printf '%s\tload\t%s: the program stopped, crashed or hung while loading (before any test)\n' \
+          "$(exercise_of "$rel")" "$rel" >>"$dir/notes.tsv"
+      done < <(changed_in "$c")
+      kit_make "$scratch" ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >>"$dir/build.log" 2>&1
+    fi
+  done
+}
+
+# grade_one DIR NAME: grade one student's folder; results in $studs/NAME, replaced only
+# when this grading is complete
+grade_one() {
+  local sub=$1 name=$2 final=$studs/$2 dir scratch rel f t0 st=graded detail="" n
+  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res
+  t0=$(date +%s)
+  mkdir -p "$studs"
+  dir=$(mktemp -d "$studs/.new.XXXXXX")
+  : >"$dir/notes.tsv"; : >"$dir/build.log"; : >"$dir/runner.log"
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX")
+  # the shared build, copied with its times: only what the student changes rebuilds
+  cp -a "$kit/." "$scratch/"
+  while IFS= read -r -d '' f; do
+    rel=${f#"$sub"/}
+    if [[ $rel == *$'\n'* ]]; then
+      printf '*\tnote\tignored a file whose name has a newline\n' >>"$dir/notes.tsv"
+    elif [ -f "$kit/exercises/$rel" ] && [ -f "$f" ] && [ ! -L "$f" ]; then
+      files+=("$rel")
+      cmp -s "$f" "$kit/exercises/$rel" && continue   # the skeleton as it is: nothing to rebuild
+      cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
+    else
+      printf '*\tnote\tignored %s (not an exercise file)\n' "$(printf '%s' "$rel" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
+    fi
+  done < <(find "$sub" \( -type f -o -type l \) -print0 | LC_ALL=C sort -z)
+  [ ${#files[@]} = 0 ] && { st="nothing submitted"; detail="no exercise files in the folder (the skeletons were graded)"; }
+
+  includes_check
+  build_runners
+  [ $built = 1 ] && check_loads
 
   : >"$scratch/.results.tsv"
-  testbin=build/exercises/bin/tests${ch:+_$ch}
+  judge=$kit/build/exercises/bin/judge${ch:+_$ch}
+  filter='ex*/*'
   if [ $built = 1 ]; then
-    # Criterion isolates each test (crash, hang); the guard only stops a runner gone wrong.
-    # GPU test runs of parallel students take turns on the device (GRADE_GPU_LOCK).
-    (cd "$scratch" && rm -f .results.tsv &&
-     ${gpu_lock:+flock "$gpu_lock"} env KIT_RESULTS="$scratch/.results.tsv" \
-       timeout -k 30 "$guard" "$testbin" --jobs "${GRADE_TEST_JOBS:-$nproc_}" --filter 'ex*/*') >"$dir/tests.log" 2>&1
+    # the judge (trusted, outside the sandbox) starts a sandboxed runner per test; GPU test
+    # runs of parallel students take turns on the device (GRADE_GPU_LOCK)
+    rm -f "$scratch/.results.tsv" "$scratch/.progress"
+    ${gpu_lock:+flock "$gpu_lock"} env KIT_RESULTS="$scratch/.results.tsv" KIT_PROGRESS="$scratch/.progress" \
+      KIT_RUNNER_DIR="$scratch/build/exercises/bin" KIT_SANDBOX="$box" KIT_RUNNER_LOG="$dir/runner.log" \
+      KIT_GRADE_SEED="${GRADE_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}" \
+      timeout -k 30 "$guard" "$judge" --jobs "${GRADE_TEST_JOBS:-$nproc_}" --filter "$filter" >"$dir/tests.log" 2>&1
     n=$?
     if [ ! -s "$scratch/.results.tsv" ]; then
-      : >"$scratch/.results.tsv"
+      # stopped from outside: the tests that ended keep their results, the rest are "not run"
+      [ -f "$scratch/.progress" ] && cp "$scratch/.progress" "$scratch/.results.tsv"
+      : >>"$scratch/.results.tsv"
       st="tests did not run"
-      [ $n = 124 ] && detail="the test run exceeded ${guard} s" || detail="the test program exited with $n and wrote no results; see tests.log"
-      printf '*\tnote\t%s\n' "$detail" >>"$dir/notes.tsv"
+      [ $n = 124 ] && detail="the test run exceeded ${guard} s" || detail="the judge exited with $n and wrote no results; see tests.log"
+      [ -s "$scratch/.results.tsv" ] && { st=graded; detail=""; }
+      printf '*\tnote\t%s\n' "${detail:-the test run exceeded ${guard} s; the tests that had ended keep their results}" >>"$dir/notes.tsv"
+    fi
+    # the runners' output, bounded
+    if [ "$(stat -c %s "$dir/runner.log")" -gt 1048576 ]; then
+      head -c 1048576 "$dir/runner.log" >"$dir/.rl"; echo "[... cut at 1 MB]" >>"$dir/.rl"; mv "$dir/.rl" "$dir/runner.log"
     fi
   fi
   if [ "$st" = graded ] || [ "$st" = "nothing submitted" ]; then
-    err=$(awk -F'\t' '$2 == "compile" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
-    [ -n "$err" ] && { st="did not compile"; detail=$err; }
-    err=$(awk -F'\t' '$2 == "link" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
-    [ -n "$err" ] && [ "$st" = graded ] && { st="did not link"; detail=$err; }
+    detail=${detail:-}
+    local e
+    e=$(awk -F'\t' '$2 == "compile" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
+    [ -n "$e" ] && { st="did not compile"; detail=$e; }
+    e=$(awk -F'\t' '$2 == "link" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
+    [ -n "$e" ] && [ "$st" = graded ] && { st="did not link"; detail=$e; }
+    e=$(awk -F'\t' '$2 == "load" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
+    [ -n "$e" ] && [ "$st" = graded ] && { st="crashed at load"; detail=$e; }
   fi
-  "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$ch" \
+  GRADE_HAVE_GPU=$gpu_here "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$ch" \
     "$dir/notes.tsv" "$scratch/.summary" >"$dir/table.txt" 2>&1
-  IFS=$'\t' read -r score max ungraded counts <"$scratch/.summary" || { score=0 max=0 ungraded=0; }
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$score" "$max" "$ungraded" "$st" "$detail" >"$dir/status.tsv"
+  [ $unsafe = 1 ] && echo "WARNING: graded without a sandbox (UNSAFE=1)" >>"$dir/table.txt"
+  IFS=$'\t' read -r score max ungraded _ <"$scratch/.summary" || { score=0 max=0 ungraded=0; }
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(printf '%s' "$name" | tr '\t\n' '  ')" "$score" "$max" "$ungraded" "$st" \
+    "$(printf '%s' "$detail" | tr '\t\n' '  ')" >"$dir/status.tsv"
   echo "$((  $(date +%s) - t0 ))" >"$dir/seconds"
+  printf '%s\n' "${GRADE_RUN_ID:-}" >"$dir/run"
   rm -rf "$scratch"
+  # complete: the new result replaces the old one
+  res=$(mktemp -d "$studs/.old.XXXXXX")
+  [ -e "$final" ] && mv "$final" "$res/x"
+  mv "$dir" "$final"
+  rm -rf "$res"
+  local tt; tt=$(<"$final/table.txt"); printf '%s\n' "${tt//"$dir"/"$final"}" >"$final/table.txt"
 }
 
-# one line per student of $out/NAME/status.tsv; a missing one is "not run" (or
-# what $2, a function NAME -> "status<TAB>detail", says about it)
-write_class() { # STUDENTS-FILE [FUNCTION]
-  local names=$1 fn=${2:-} name line st
-  local txt=$out/class.txt csv=$out/class.csv js=$out/class.json
-  : >"$out/.class.tsv"
+# The class table: one row per student (in the order of the NAMES file) from
+# $studs/NAME/status.tsv; a missing one is "not run" (or what $2, a function NAME ->
+# "status<TAB>detail", says about it); then the folders that were not graded.
+write_class() { # NAMES-FILE [FUNCTION [STATE-DIR]]
+  local names=$1 fn=${2:-} sdir=${3:-} name st i=0 rid
+  local txt=$out/class.txt csv=$out/class.csv js=$out/class.json tsv
+  tsv=$(mktemp)
+  [ -f "$out/refused.txt" ] || : >"$out/refused.txt"
   while IFS= read -r name; do
-    if [ -s "$out/$name/status.tsv" ]; then
-      cat "$out/$name/status.tsv" >>"$out/.class.tsv"
+    i=$((i + 1))
+    # on a cluster, the result of the run that last graded this student, not an older one
+    rid=""; [ -n "$sdir" ] && rid=$(cat "$sdir/$name.run" 2>/dev/null)
+    if [ -s "$studs/$name/status.tsv" ] && { [ -z "$rid" ] || [ "$(cat "$studs/$name/run" 2>/dev/null)" = "$rid" ]; }; then
+      printf '%s\t' "$i" >>"$tsv"; cut -f2- "$studs/$name/status.tsv" >>"$tsv"
     else
       st=$'not run\tno result (see the logs)'
       [ -n "$fn" ] && st=$("$fn" "$name")
-      printf '%s\t\t\t\t%s\n' "$name" "$st" >>"$out/.class.tsv"
+      printf '%s\t\t\t\t%s\n' "$i" "$st" >>"$tsv"
     fi
   done <"$names"
-  awk -F'\t' -v csv="$csv" '
+  # the names go to awk as a file of their own: any byte but a newline is safe
+  awk -F'\t' -v csv="$csv.new" -v js="$js.new" -v studs="$studs" -v unsafe="$unsafe" '
     function q(s) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
-    BEGIN { print "student,score,max_score,not_graded_points,status,detail" > csv
-            printf "%-20s %9s  %s\n", "student", "score", "status" }
+    function esc(s,   r, i, c) {
+      r = ""
+      for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c == "\\" || c == "\"") r = r "\\" c
+        else if (c == "\t") r = r "\\t"
+        else if (c ~ /[\001-\037]/) r = r sprintf("\\u%04x", index("\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037", c))
+        else r = r c
+      }
+      return r
+    }
+    function shown(s) { gsub(/[\001-\037]/, "?", s); return s }
+    FILENAME == ARGV[1] { nm[FNR] = $0; next }
+    FILENAME == ARGV[2] { ref[++nref] = $0; next }
     {
-      print q($1) "," $2 "," $3 "," $4 "," q($5) "," q($6) > csv
-      sc = ($2 == "") ? "-" : $2 "/" $3
-      s = $5; if ($6 != "") s = s ": " $6
-      if ($5 == "graded" && $4 > 0) s = s " (" $4 " points not graded here: no GPU)"
-      printf "%-20s %9s  %s\n", $1, sc, substr(s, 1, 160)
-    }' "$out/.class.tsv" >"$txt"
-  # every student's results.json in one file (null where there is none)
-  {
-    echo "{"
-    n=0
-    while IFS= read -r name; do
-      [ $n = 0 ] || echo ","
-      n=$((n + 1))
-      line=$(awk -F'\t' -v n="$name" '$1 == n { print $5 }' "$out/.class.tsv" | head -n1)
-      printf '  "%s": {"status": "%s", "results": ' "$name" "$line"
-      if [ -s "$out/$name/results.json" ]; then sed 's/^/  /' "$out/$name/results.json"; else printf 'null'; fi
-      printf '}'
-    done <"$names"
-    echo; echo "}"
-  } >"$js"
-  rm -f "$out/.class.tsv"
+      k++; name = nm[$1]
+      row[k] = $0; rn[k] = name
+    }
+    END {
+      print "student,score,max_score,not_graded_points,status,detail" > csv
+      if (unsafe == 1) print "WARNING: this class was graded WITHOUT a sandbox (UNSAFE=1)"
+      printf "%-20s %9s  %s\n", "student", "score", "status"
+      print "{" > js
+      for (j = 1; j <= k; j++) {
+        split(row[j], f, "\t"); name = rn[j]
+        print q(name) "," f[2] "," f[3] "," f[4] "," q(f[5]) "," q(f[6]) > csv
+        sc = (f[2] == "") ? "-" : f[2] "/" f[3]
+        s = f[5]; if (f[6] != "") s = s ": " f[6]
+        if (f[5] == "graded" && f[4] > 0) s = s " (" f[4] " points not graded here: no GPU)"
+        printf "%-20s %9s  %s\n", shown(name), sc, substr(s, 1, 160)
+        printf "%s  \"%s\": {\"status\": \"%s\", \"results\": ", (j > 1 ? ",\n" : ""), esc(name), esc(f[5]) > js
+        file = studs "/" name "/results.json"; got = 0
+        while ((getline line < file) > 0) { printf "%s%s", (got ? "\n  " : ""), line > js; got = 1 }
+        close(file)
+        if (!got) printf "null" > js
+        printf "}" > js
+      }
+      for (j = 1; j <= nref; j++) {
+        split(ref[j], f, "\t")
+        printf "%-20s %9s  %s\n", shown(f[1]), "-", f[2]
+        print q(f[1]) ",,,," q("not graded") "," q(f[2]) > csv
+      }
+      print "\n}" > js
+    }' "$names" "$out/refused.txt" "$tsv" >"$txt.new"
+  mv "$txt.new" "$txt"; mv "$csv.new" "$csv"; mv "$js.new" "$js"
+  rm -f "$tsv"
 }

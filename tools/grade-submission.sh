@@ -3,15 +3,18 @@
 # grade-submission.sh --class DIR [--ch NN] [-j N]   every sub-folder of DIR (one per student)
 #
 # DIR mirrors exercises/ (NN-topic/<file>); only files that exist in exercises/
-# are taken.  The kit is built once with the skeletons (BUILDROOT/grades/kit);
-# each student is graded in a scratch copy of that build, so only their files
-# and what depends on them rebuild.  A file that does not compile (or leaves a
-# symbol undefined) is replaced by its skeleton: its exercise scores 0 with
-# the compiler's message, the others are still graded.  A kernel that crashes
-# or hangs fails its own tests only (Criterion isolates each test).
-# Students run N at a time (-j, default: the number of cores); with a GPU here,
-# their test runs take turns on it.  Results: BUILDROOT/grades/<student>/ and,
-# for a class, BUILDROOT/grades/class.{txt,csv,json}.  docs/grading.md.
+# are taken.  Students' code is untrusted: it is compiled and run only inside the
+# sandbox (tools/sandbox.sh, bubblewrap; UNSAFE=1 / GRADE_UNSAFE=1 grades without
+# it and says so), and scored by the judge, which never runs it (docs/grading.md).
+# The kit is built once with the skeletons (BUILDROOT/grades/kit); each student is
+# graded in a scratch copy of that build, so only their files and what depends on
+# them rebuild.  A file that does not compile, leaves a symbol undefined or stops
+# its program at load is replaced by its skeleton: its exercise scores 0 with the
+# reason, the others are still graded.  A kernel that crashes or hangs fails its
+# own tests only.  Students run N at a time (-j, default: the number of cores);
+# with a GPU here, their test runs take turns on it.  Results:
+# BUILDROOT/grades/students/<student>/ and, for a class,
+# BUILDROOT/grades/class.{txt,csv,json}.
 set -uo pipefail
 . "$(dirname "$0")/grade-lib.sh"
 usage() { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
@@ -32,6 +35,7 @@ done
 [ -d "$target" ] || die "no folder '$target'"
 target=$(cd "$target" && pwd)
 ch=$(norm_ch "$ch") || exit 2
+sandbox_init
 mkdir -p "$out"
 # one grading at a time per BUILDROOT (they share the kit build)
 if command -v flock >/dev/null; then
@@ -42,24 +46,25 @@ fi
 if [ $class = 0 ]; then
   prepare_kit || exit 1
   name=$(basename "$target")
+  [[ $name == *$'\n'* ]] && die "a newline in the folder name: rename the folder"
   grade_one "$target" "$name"
   echo "== $name"
-  cat "$out/$name/table.txt"
-  IFS=$'\t' read -r _ _ _ _ st detail <"$out/$name/status.tsv"
+  cat "$studs/$name/table.txt"
+  IFS=$'\t' read -r _ _ _ _ st detail <"$studs/$name/status.tsv"
   echo "status: $st${detail:+: $detail}"
-  echo "results: $out/$name/ (results.json, table.txt, build.log, tests.log)"
+  echo "results: $studs/$name/ (results.json, table.txt, build.log, tests.log, runner.log)"
   exit 0
 fi
 
 list=$out/class-students.txt
 class_students "$target" >"$list"
-[ -s "$list" ] || die "no student folders in '$target' (one sub-folder per student)"
+[ -s "$list" ] || die "no student folders to grade in '$target' (one sub-folder per student)"
 nst=$(wc -l <"$list")
 jobs=${jobs:-$nproc_}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "-j $jobs: not a number"
 [ "$jobs" -gt "$nst" ] && jobs=$nst
 gpu_lock=""
-if [ "${GRADE_GPU_LOCK:-auto}" != 0 ] && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+if [ "${GRADE_GPU_LOCK:-auto}" != 0 ] && [ $gpu_here = 1 ]; then
   gpu_lock=$out/.gpu.lock   # one student's test run on the GPU at a time
 fi
 # the cores shared among the students at work; a test run that holds the GPU
@@ -73,13 +78,14 @@ echo "grade: $nst students, $jobs at a time${ch:+, chapter $ch}${gpu_lock:+, GPU
 while IFS= read -r name; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
   (
-    grade_one "$target/$name" "$name"
-    IFS=$'\t' read -r _ score max _ st detail <"$out/$name/status.tsv"
-    printf '  %-20s %7s  %s (%s s)\n' "$name" "$score/$max" "$st${detail:+: ${detail:0:100}}" "$(cat "$out/$name/seconds")"
-  ) &
+    grade_one "$target/$name" "$name" >/dev/null 2>&1
+    IFS=$'\t' read -r _ score max _ st detail <"$studs/$name/status.tsv"
+    printf '  %-20s %7s  %s (%s s)\n' "$(printf '%s' "$name" | tr -c '[:print:]' '?')" "$score/$max" \
+      "$st${detail:+: ${detail:0:100}}" "$(cat "$studs/$name/seconds")"
+  ) 2>/dev/null &
 done <"$list"
 wait
 write_class "$list"
 echo
 cat "$out/class.txt"
-echo "class: $out/class.{txt,csv,json}; per student: $out/<student>/ ($(( $(date +%s) - t0 )) s in all)"
+echo "class: $out/class.{txt,csv,json}; per student: $studs/<student>/ ($(( $(date +%s) - t0 )) s in all)"

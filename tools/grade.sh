@@ -8,9 +8,13 @@
 #   not graded here (no GPU)                   a GPU test on a machine without one:
 #                                              in no total, max_score 0, no "status"
 #   did not compile / did not link             from NOTES.tsv: 0 points, counted
+#   crashed at load                            from NOTES.tsv: the runner did not load: 0, counted
 #   not run                                    the test program never reached it: 0, counted
-# NOTES.tsv (optional): exercise <TAB> kind <TAB> message, kind = compile, link
-# or build (the exercise scores 0 with that message; exercise "*" = all of
+# Which tests count never depends on the submission: points.tsv's device column says
+# which need a GPU, and with GRADE_HAVE_GPU=0 in the environment those are "not graded
+# here (no GPU)" whatever the results file says.
+# NOTES.tsv (optional): exercise <TAB> kind <TAB> message, kind = compile, link,
+# load or build (the exercise scores 0 with that message; exercise "*" = all of
 # them) or note (shown in the top-level output only).
 # SUMMARY.tsv (optional) gets one line: score max not-graded-points, then the
 # number of tests per status.
@@ -24,7 +28,7 @@ summary=${6:-/dev/null}
 [ -f "$results" ] || { echo "grade: no results file $results (did the tests build and run?)" >&2; exit 1; }
 ch=${ch%%-*}
 [ -n "$notes" ] || notes=/dev/null
-awk -F'\t' -v json="$json" -v ch="$ch" -v summary="$summary" '
+awk -F'\t' -v json="$json" -v ch="$ch" -v summary="$summary" -v have_gpu="${GRADE_HAVE_GPU:-}" '
 # JSON string escape, one character at a time (gawk and mawk differ on "\\" in gsub)
 function esc(s,   r, i, c) {
   r = ""
@@ -39,7 +43,7 @@ function esc(s,   r, i, c) {
 FILENAME == ARGV[1] {
   if ($2 == "note") { general = general (general == "" ? "" : "; ") $3; next }
   if (!($1 in why)) { kind[$1] = $2; why[$1] = $3 }      # first reason per exercise
-  k = ($2 == "compile") ? "did not compile" : ($2 == "link") ? "did not link" : "did not build"
+  k = ($2 == "compile") ? "did not compile" : ($2 == "link") ? "did not link" : ($2 == "load") ? "crashed at load" : "did not build"
   reasons = reasons (reasons == "" ? "" : "; ") ($1 == "*" ? "" : $1 " ") k ": " $3
   next
 }
@@ -48,7 +52,7 @@ FNR == 1 { next }                                       # points.tsv header
 {
   split($1, part, "::"); ex = part[1]
   if (ch != "" && substr(ex, 3, 2) != ch) next
-  n++; test[n] = $1; pts[n] = $2 + 0; level[n] = $3; exer[n] = ex; chap[n] = substr(ex, 3, 2)
+  n++; test[n] = $1; pts[n] = $2 + 0; level[n] = $3; exer[n] = ex; chap[n] = substr(ex, 3, 2); dev[n] = $4
 }
 END {
   # chapters in order, the points table order within a chapter (stable insertion sort)
@@ -67,15 +71,21 @@ END {
     split(k, part, "::")
     w = (e in why) ? e : (("*" in why) ? "*" : "")
     graded = 1; got = 0
-    if (w != "") {
+    if (have_gpu == "0" && dev[i] == "gpu") {
+      # never in the maximum on a machine without a GPU, whatever the submission did
+      graded = 0; kst = "not graded here (no GPU)"; out = kst ": no CUDA device on the grading machine"
+      if (w != "") out = out " (" (kind[w] == "compile" ? "did not compile" : kind[w] == "link" ? "did not link" : kind[w] == "load" ? "crashed at load" : "did not build") ": " why[w] ")"
+    }
+    else if (w != "") {
       if (kind[w] == "compile") kst = "did not compile"
       else if (kind[w] == "link") kst = "did not link"
+      else if (kind[w] == "load") kst = "crashed at load"
       else kst = "did not build"
       out = kst ": " why[w]
     }
     else if (st == "pass") { kst = "passed"; got = pts[i]; out = "passed" }
     else if (st == "fail") { kst = "failed"; out = "failed: " m }
-    else if (st == "crash") { kst = "crashed"; out = "crashed: " m }
+    else if (st == "crash") { kst = "crashed"; sub(/^crashed: /, "", m); out = "crashed: " m }
     else if (st == "timeout") { kst = "timed out"; out = "timed out: " m }
     else if (st == "skip") {
       graded = 0
@@ -106,6 +116,6 @@ END {
   printf "%d\t%d\t%d\tpassed=%d failed=%d crashed=%d timed_out=%d not_graded=%d did_not_compile=%d did_not_link=%d not_run=%d\n",
          score, max, ungraded, count["passed"], count["failed"], count["crashed"], count["timed out"],
          count["not graded here (no GPU)"] + count["not graded"], count["did not compile"],
-         count["did not link"] + count["did not build"], count["not run"] > summary
+         count["did not link"] + count["did not build"] + count["crashed at load"], count["not run"] > summary
   print "results: " json
 }' "$notes" "$results" "$points"

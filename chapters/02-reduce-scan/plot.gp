@@ -7,7 +7,7 @@ DX = 1; DV = 2
 peak(g) = real(system(sprintf("tools/csvq %s figure=peak 'gpu=%s' -- value", pub, g)))
 # the verified rows of one step at n, and at the largest n of the file
 at_n(f, s, n) = sel(f, sprintf('step=%s n=%d', s, n))
-max_n(f, s) = system(sprintf("tools/csvq %s verified=ok step=%s -- n | sort -n | tail -n 1", f, s))
+max_n(f, s) = system(sprintf("tools/csvq %s %s verified=ok step=%s -- n | sort -n | tail -n 1", f, gf, s))
 at_max(f, s) = sel(f, sprintf('step=%s n=%s', s, max_n(f, s)))
 
 # throughput vs n, one line per step: reduce, scan, float, affine
@@ -95,7 +95,7 @@ if (have('tune')) {
             set title sprintf('Chapter 02, %s knobs (bars) vs %s (lines), on %s', s, y, gpu_of(f))
             set xlabel ''; set ylabel 'GB/s'; set yrange [0:*]; set xtics rotate by -35 font ',9'; set style fill solid 0.5; set boxwidth 0.4
             set key outside right top
-            nv = words(system(sprintf("tools/csvq %s verified=ok step=%s n=1048576 -- n", f, s)))
+            nv = words(system(sprintf("tools/csvq %s %s verified=ok step=%s n=1048576 -- n", f, gf, s)))
             plot at_n(f, s, 1048576) using ($0 - 0.2):GBPS:xticlabels(PARAM) with boxes title 'n = 2^20', \
                  at_max(f, s) using ($0 + 0.2):GBPS with boxes title 'largest n', \
                  at_n(f, y, 1048576) using (-0.5):GBPS:(nv):(0) with vectors nohead lw 2 title y.', n = 2^20', \

@@ -1,7 +1,7 @@
 /* r4 - the last warp unrolled (and, with the block size a compile-time
  * constant, the whole tree unrolled).
  * Changed versus r3: once 64 values are left, warp 0 finishes alone without
- * __syncthreads (tree_unrolled_warp in rs_classic.cuh).  The classic version
+ * __syncthreads (tree_unrolled_warp in rs_block.cuh).  The classic version
  * relied on a warp executing in lockstep; since Volta it does not, so each
  * step reads, __syncwarp()s, writes and __syncwarp()s again.
  * Why it is faster: six block-wide barriers and their loop overhead are gone;
@@ -9,6 +9,7 @@
  * What still limits it: the input side, not the tree: each thread still loads
  * only two words, and one block per 512 elements means 2^28/512 = 524288 short
  * blocks, each paying launch, a shared-memory tree and a partial sum. */
+#include "rs_block.cuh"
 #include "rs_classic.cuh"
 
 #define R4_TBS 256

@@ -9,6 +9,7 @@
  * coalesced, and four independent loads per thread keep more bytes in flight.
  * What still limits it: 4-byte loads (a warp moves 128 bytes per instruction),
  * a second kernel launch for the partials, and the shared-memory tree. */
+#include "rs_block.cuh"
 #include "rs_classic.cuh"
 
 #define R5_TBS 256

@@ -19,6 +19,7 @@
  * (head = 1..3 words to the first 16-byte boundary), and block 0 also adds the
  * head words; the aligned instantiation is the kernel above, unchanged.  The
  * float result stays deterministic for a given n and alignment. */
+#include "rs_block.cuh"
 #include "rs_classic.cuh"
 
 /* the ladder step's knobs (the `tune` experiment sweeps rs_r8_variants below) */

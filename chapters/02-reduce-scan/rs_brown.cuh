@@ -27,6 +27,7 @@
 #ifndef RS_BROWN_CUH
 #define RS_BROWN_CUH
 
+#include "rs_block.cuh"
 #include "rs_classic.cuh"
 
 namespace rs {

@@ -1,6 +1,7 @@
 /* rs_classic.cuh - what the classic steps share: reduce in passes (r0..r6),
- * the unrolled tree introduced by r4, the many-items-per-thread loop
- * introduced by r5, and scan-then-fan (s0..s2).
+ * the many-items-per-thread loop introduced by r5, and scan-then-fan (s0..s2).
+ * (The unrolled tree introduced by r4 is in rs_block.cuh: exercise r6 includes
+ * this header and writes its own block reduce.)
  *
  * Reduce in passes: a pass launches one thread block per PER_BLOCK inputs (at
  * most grid_cap blocks for the fixed-grid steps), each writing one partial
@@ -57,36 +58,6 @@ cudaError_t reduce_passes(const T *in, T *out, size_t n, void *scratch, cudaStre
         if (g == 1) return cudaSuccess;
         src = dst;
         n = g;
-    }
-}
-
-/* The tree of r4: halve the active threads per step in shared memory while
- * more than a warp remains, then let warp 0 finish the last 64 values without
- * __syncthreads.  Warp-synchronous code is only correct with __syncwarp()
- * between a step's reads and writes (independent thread scheduling since
- * Volta); volatile keeps every value in shared memory, not in a register.
- * The total ends up in sdata[0].  Needs TBS >= 64, a power of two. */
-template <class Op, int TBS>
-__device__ __forceinline__ void tree_unrolled_warp(typename Op::T *sdata)
-{
-    typedef typename Op::T T;
-    const Op op;
-    const unsigned tid = threadIdx.x;
-#pragma unroll
-    for (unsigned s = TBS / 2; s > 32; s >>= 1) {
-        if (tid < s) sdata[tid] = op(sdata[tid], sdata[tid + s]);
-        __syncthreads();
-    }
-    if (tid < 32) {
-        volatile T *v = sdata;
-        T x = v[tid];
-#pragma unroll
-        for (unsigned s = 32; s > 0; s >>= 1) {
-            x = op(x, v[tid + s]);
-            __syncwarp();
-            v[tid] = x;
-            __syncwarp();
-        }
     }
 }
 

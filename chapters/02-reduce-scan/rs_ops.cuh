@@ -1,5 +1,6 @@
-/* rs_ops.cuh - the operators every step is templated on, and the warp- and
- * block-level building blocks the later steps share (CUDA C++ only).
+/* rs_ops.cuh - the operators every step is templated on, shuffles and 16-byte
+ * vectors of any element type, and the in-register runs of the later steps (CUDA
+ * C++ only).  The block-wide reductions and scans are in rs_block.cuh.
  *
  * An operator is a struct with a value type T, an identity and an associative
  * operator() whose left argument comes first in the sequence.  Nothing here
@@ -131,80 +132,6 @@ __device__ __forceinline__ void run_update(typename Op::T pre, typename Op::T (&
     } else {
 #pragma unroll
         for (int j = 0; j < N; j++) v[j] = op(pre, v[j]);
-    }
-}
-
-/* ---------------------------------------------------------------- warps */
-
-/* Inclusive scan across the 32 lanes (Kogge-Stone / Hillis-Steele, 5 shuffles). */
-template <class Op>
-__device__ __forceinline__ typename Op::T warp_inclusive_scan(typename Op::T x)
-{
-    const Op op;
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        typename Op::T y = shfl_up(x, d);
-        if (lane >= d) x = op(y, x);
-    }
-    return x;
-}
-
-/* ---------------------------------------------------------------- blocks */
-
-/* Exclusive scan of one value per thread across a block of NWARPS warps, in
- * thread order.  Returns this thread's exclusive prefix; *total gets the block's
- * sum in every thread.  smem holds NWARPS + 1 values.  Ends with a barrier, so
- * smem may be reused right after. */
-template <class Op, int NWARPS>
-__device__ __forceinline__ typename Op::T block_exclusive_scan(typename Op::T x,
-                                                               typename Op::T *smem,
-                                                               typename Op::T *total)
-{
-    typedef typename Op::T T;
-    const Op op;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    T incl = warp_inclusive_scan<Op>(x);
-    if (lane == 31) smem[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < NWARPS ? smem[lane] : Op::identity();
-        T wi = warp_inclusive_scan<Op>(w);
-        T we = shfl_up(wi, 1);
-        if (lane < NWARPS) smem[lane] = lane == 0 ? Op::identity() : we;
-        if (lane == 31) smem[NWARPS] = wi;
-    }
-    __syncthreads();
-    T ex = shfl_up(incl, 1);
-    ex = op(smem[warp], lane == 0 ? Op::identity() : ex);
-    *total = smem[NWARPS];
-    __syncthreads();
-    return ex;
-}
-
-/* One block over a short array of m values, in order (the second level of the
- * two-level designs: Brown's GPU_SumRows and GPU_SumsToStarts): thread t takes
- * the contiguous run [t*per, (t+1)*per).  REDUCE: *total = the sum of data;
- * else data is exclusive-scanned in place. */
-template <class Op, int TBS, bool REDUCE>
-__global__ void __launch_bounds__(TBS) small_pass(typename Op::T *data, size_t m,
-                                                  typename Op::T *total)
-{
-    typedef typename Op::T T;
-    __shared__ T smem[TBS / 32 + 1];
-    const Op op;
-    const size_t per = (m + TBS - 1) / TBS, lo = threadIdx.x * per, hi = lo + per < m ? lo + per : m;
-    T x = Op::identity(), sum;
-    for (size_t i = lo; i < hi; i++) x = op(x, data[i]);
-    x = block_exclusive_scan<Op, TBS / 32>(x, smem, &sum);
-    if constexpr (REDUCE) {
-        if (threadIdx.x == 0) *total = sum;
-    } else {
-        for (size_t i = lo; i < hi; i++) {
-            const T next = op(x, data[i]);
-            data[i] = x;
-            x = next;
-        }
     }
 }
 

@@ -30,6 +30,7 @@
  * scratch_bytes(n) allows for it. */
 #include <cuda/atomic>
 
+#include "rs_block.cuh"
 #include "rs_classic.cuh"
 
 /* the ladder step's knobs (the `tune` experiment sweeps rs_s4_variants below) */

@@ -1,7 +1,8 @@
 /* knn_tree.cuh - what the tree steps (s2 .. s7) share: the tree image, the left-balanced shape
  * arithmetic, the exact trim test, the local-stack search (s3, s4), the host build of the CPU-tree
- * steps; and what every step (s0 .. s7) shares: the k best pairs in registers, the query phase's
- * entry (argument checks, All-kNN's query pointer), its launcher and the dim / k dispatch.
+ * steps; and what every step (s0 .. s7) shares: the k best pairs in registers (knn_best.cuh,
+ * included here), the query phase's entry (argument checks, All-kNN's query pointer), its
+ * launcher and the dim / k dispatch.
  *
  * The functions marked KIT_HD run on the host too: a throwaway host program checked them against
  * brute force (the searches) and against an explicit recursion (the shape arithmetic).
@@ -57,13 +58,7 @@
 
 #include "kit_cuda.cuh"
 #include "knn.h"
-
-/* #pragma unroll inside functions that the host compiles too (gcc would warn) */
-#ifdef __CUDA_ARCH__
-#define KNN_UNROLL _Pragma("unroll")
-#else
-#define KNN_UNROLL
-#endif
+#include "knn_best.cuh" /* the k best pairs in registers (KNN_UNROLL too) */
 
 #define KNN_HDR_BYTES 256
 #define KNN_STACK 32 /* local-stack entries: > the 30 levels below the root of a tree of KNN_MAX_N */
@@ -269,56 +264,7 @@ static inline KIT_HD void knn_load_query(const float *queries, size_t j, float (
 }
 
 /* ------------------------------------------------------------------ the k best */
-
-template <int KB>
-struct knn_best {
-    float d[KB];
-    uint32_t i[KB];
-};
-
-/* (da, ia) after (db, ib) in the (d2, index) order */
-static inline KIT_HD bool knn_after(float da, uint32_t ia, float db, uint32_t ib)
-{
-    return da > db || (da == db && ia > ib);
-}
-
-template <int KB>
-static inline KIT_HD void knn_best_init(knn_best<KB> &b, int k)
-{
-    KNN_UNROLL
-    for (int s = 0; s < KB; s++) {
-        b.d[s] = s < k ? INFINITY : -INFINITY;
-        b.i[s] = s < k ? KNN_NONE : 0u;
-    }
-}
-
-/* insert the pair (d, id), which precedes the worst kept pair: that one drops out */
-template <int KB>
-static inline KIT_HD void knn_best_insert(knn_best<KB> &b, float d, uint32_t id)
-{
-    bool placed = false;
-    KNN_UNROLL
-    for (int s = 0; s < KB; s++) {
-        const int t = s + 1 < KB ? s + 1 : s; /* never read past the list */
-        if (!placed) {
-            if (s + 1 < KB && knn_after(b.d[t], b.i[t], d, id)) {
-                b.d[s] = b.d[t];
-                b.i[s] = b.i[t];
-            } else {
-                b.d[s] = d;
-                b.i[s] = id;
-                placed = true;
-            }
-        }
-    }
-}
-
-/* offer the pair (d, id): kept when it precedes the worst kept pair */
-template <int KB>
-static inline KIT_HD void knn_best_offer(knn_best<KB> &b, float d, uint32_t id)
-{
-    if (knn_after(b.d[0], b.i[0], d, id)) knn_best_insert(b, d, id);
-}
+/* knn_best<KB>, knn_best_init / insert / offer / store: knn_best.cuh (included above) */
 
 /* the (d2, index) order of pairs with d2 >= +0 (a squared distance; NaN sorts last) as one 64-bit
  * key: the bits of a non-negative float order like the float.  The brute-force steps test every
@@ -336,19 +282,6 @@ static inline KIT_HD void knn_best_visit(knn_best<KB> &b, float d, const uint32_
         const uint32_t id = knn_ld(ids + i);
         if (id != self) knn_best_offer(b, d, id);
     }
-}
-
-/* ranks 0 .. k-1 of query j, ascending: rank r is slot k - 1 - r */
-template <int KB>
-static inline KIT_HD void knn_best_store(const knn_best<KB> &b, int k, size_t j, uint32_t *idx, float *dist2)
-{
-    const size_t base = j * (size_t)k;
-    KNN_UNROLL
-    for (int s = 0; s < KB; s++)
-        if (s < k) {
-            idx[base + (size_t)(k - 1 - s)] = b.i[s];
-            dist2[base + (size_t)(k - 1 - s)] = b.d[s];
-        }
 }
 
 /* ------------------------------------------------- the local-stack search (s3, s4) */

@@ -6,7 +6,7 @@
 
 base_of(f) = (val(f, 'step=cpu-nanoflann verified=ok', 'n') eq '' ? 'cpu-tree' : 'cpu-nanoflann')
 # the verified steps with query rows, the baseline left out
-qsteps(f, b) = system(sprintf("tools/csvq %s verified=ok phase=query step!=copy-bandwidth step!=%s -- step | awk '!seen[$0]++' | tr '\\n' ' '", f, b))
+qsteps(f, b) = system(sprintf("tools/csvq %s %s verified=ok phase=query step!=copy-bandwidth step!=%s -- step | awk '!seen[$0]++' | tr '\\n' ' '", f, gf, b))
 # speed-up rows of one step (columns: 1 step, 2 input, 3 n, 4 shape, 5 speed-up)
 sp(f, b, shape, s) = sprintf("< tools/speedup %s %s query '%s' | awk -F, '$1 == \"%s\"'", f, b, shape, s)
 # the k of a shape "queries=0 k=8 dim=3 all=queries"
@@ -62,7 +62,7 @@ if (have('bars')) {
         set title sprintf('Chapter 03, building the tree of %s points (3D uniform): ms, on %s', val(f, 'phase=build step!=copy-bandwidth', 'n'), gpu_of(f))
         set xlabel ''; set ylabel 'ms (median)'; set logscale y 10; set yrange [*:*]; set style fill solid 0.6; set boxwidth 0.6
         set xtics rotate by 30 right font ',9'; set bmargin 6; set key off
-        plot sprintf("< tools/csvq %s verified=ok phase=build 'n>1000000' -- step ms_median", f) using 0:2:xtic(1) with boxes
+        plot sprintf("< tools/csvq %s %s verified=ok phase=build 'n>1000000' -- step ms_median", f, gf) using 0:2:xtic(1) with boxes
         unset logscale y; set xtics norotate autofreq font ''; set bmargin; set key on; set style fill empty
     }
 }
@@ -98,7 +98,7 @@ if (have('k')) {
 # build time vs n: the steps' build phase and the CPU builds
 if (have('build')) {
     f = csv('build'); FIG = 'build'
-    bsteps = system(sprintf("tools/csvq %s verified=ok phase=build step!=copy-bandwidth -- step | awk '!seen[$0]++' | tr '\\n' ' '", f))
+    bsteps = system(sprintf("tools/csvq %s %s verified=ok phase=build step!=copy-bandwidth -- step | awk '!seen[$0]++' | tr '\\n' ' '", f, gf))
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
         set title sprintf('Chapter 03, building the tree vs n (3D uniform): ms, on %s', gpu_of(f))

@@ -31,9 +31,7 @@ static cudaError_t hist_prefer_smem(const void *kernel, size_t dyn_smem)
 {
     KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  (int)cudaSharedmemCarveoutMaxShared));
-    if (dyn_smem > 48 * 1024)
-        KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)dyn_smem));
+    KIT_TRY(kit_smem_optin(kernel, dyn_smem));
     return cudaSuccess;
 }
 

@@ -82,7 +82,7 @@ if (have('tlp')) {
 # are drawn here, and only here, labelled as such
 if (have('rowsum')) {
     f = csv('rowsum'); FIG = 'rowsum'; bw = copy_of(f)
-    rs(s, inp) = sprintf("< tools/csvq %s step=%s input=%s 'verified~^(ok|timing-only:)' -- %s", f, s, inp, proj)
+    rs(s, inp) = sprintf("< tools/csvq %s %s step=%s input=%s 'verified~^(ok|timing-only:)' -- %s", f, gf, s, inp, proj)
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
         set title sprintf('Chapter 04, cost of the row-sums (row-sum=off is TIMING ONLY: counts wrap past 255), on %s', gpu_of(f))
@@ -115,7 +115,7 @@ do for [e in 'hopper wide'] {
 # data-dependent by design); the ladder's s7 and CUB are in the CSV (tools/ratios), not here
 if (have('runs')) {
     f = csv('runs'); FIG = 'runs'; bw = copy_of(f)
-    big = real(system(sprintf("tools/csvq %s step=s7_runs -- n | sort -n | tail -n 1", f)))
+    big = real(system(sprintf("tools/csvq %s %s step=s7_runs -- n | sort -n | tail -n 1", f, gf)))
     runs_at(n, inp) = sel(f, sprintf("step=s7_runs n=%.0f input=%s 'param~(^| )k=[0-9]+ '", n, inp))
     # the param less its " blocks/SM=R"
     knobs(p) = substr(p, 1, strstrt(p.' blocks/SM', ' blocks/SM') - 1)

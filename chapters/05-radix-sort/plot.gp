@@ -69,7 +69,7 @@ if (have('types')) {
 # scatter, 2n for Onesweep
 if (have('traffic')) {
     f = csv('traffic'); FIG = 'traffic'
-    tq = sprintf("< tools/csvq %s -- measured_per_pass model_per_pass step type pct_copy", f)
+    tq = sprintf("< tools/csvq %s %s -- measured_per_pass model_per_pass step type pct_copy", f, gf)
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
         set title sprintf('Chapter 05, DRAM traffic per pass in key sizes (n = %s, %s, Nsight Compute) on %s', val(f, 'step!=', 'n'), val(f, 'step!=', 'input'), val(f, 'step!=', 'gpu'))

@@ -68,15 +68,11 @@
 #define KIT_RADIX_H
 
 #include "kit.h"
+#include "radix_types.h" /* the key types: RADIX_U32, RADIX_I32, RADIX_F32, RADIX_U64 */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum radix_key_type { RADIX_U32 = 0, RADIX_I32 = 1, RADIX_F32 = 2, RADIX_U64 = 3 } radix_key_type;
-#define RADIX_NTYPES 4
-#define RADIX_TYPES32 ((1u << RADIX_U32) | (1u << RADIX_I32) | (1u << RADIX_F32))
-#define RADIX_TYPES_ALL (RADIX_TYPES32 | (1u << RADIX_U64))
 
 /* 32-bit digit and tile counts throughout */
 #define RADIX_MAX_N ((size_t)0xFFFFFFFFu)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_parts.h"
 #include "radix.h"
 
 static uint64_t image_at(const void *keys, size_t i, int type)

@@ -174,7 +174,7 @@ static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
     if (smem <= 48 * 1024) return cudaSuccess;
     KIT_TRY(cudaGetDevice(&dev));
     if (*done_dev == dev + 1) return cudaSuccess;
-    KIT_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    KIT_TRY(kit_smem_optin((const void *)kernel, smem));
     *done_dev = dev + 1;
     return cudaSuccess;
 }

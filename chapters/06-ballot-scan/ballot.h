@@ -4,11 +4,11 @@
  * the rest: allocation, guards, verification, timing, the contract suite):
  *   - the main ladder (steps.c): a device-wide binary prefix sum, flags -> exclusive offsets,
  *     the heart of stream compaction; one step per sK_*.cu file, CUB as the yardstick;
- *   - probes (probes.cu, sort.cu): every warp and block primitive of the chapter, run over
- *     an input array by a small kernel that writes one result per element, so the tests
- *     can compare each primitive with the CPU at every block size, partial last warps and
- *     segmented inputs; the block radix sort (sort.cu: keys only, its own problem) is both
- *     a probe table and an experiment;
+ *   - probes (probes.cu, probes_lanemask.cu, sort.cu): every warp and block primitive of
+ *     the chapter, run over an input array by a small kernel that writes one result per
+ *     element, so the tests can compare each primitive with the CPU at every block size,
+ *     partial last warps and segmented inputs; the block radix sort (sort.cu: keys only,
+ *     its own problem) is both a probe table and an experiment;
  *   - micro-benchmarks (micro.cu): the primitives on register-resident data, ITER calls per
  *     thread, many blocks in one launch: the per-block experiments of the documents.
  *

@@ -10,6 +10,7 @@
 #include "ballot.h"
 #include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"
+#include "redux_gate.cuh"
 
 template <int BITS>
 static __device__ __forceinline__ unsigned micro_value(const uint32_t (&w)[BITS], int it)
@@ -55,6 +56,7 @@ __global__ void __launch_bounds__(TBS) micro_kernel(const uint32_t *__restrict__
 template <int OP, int TBS, int BITS>
 static cudaError_t run_micro(const uint32_t *tile, uint32_t *out, unsigned grid, cudaStream_t s)
 {
+    if constexpr (OP == BALLOT_MR_REDUX) KIT_TRY(redux_gate(micro_kernel<OP, TBS, BITS>));
     if (grid == 0) return cudaSuccess;
     micro_kernel<OP, TBS, BITS><<<grid, TBS, 0, s>>>(tile, out);
     return cudaGetLastError();

@@ -8,29 +8,25 @@
  * fold the block total in so it is checked too).  Warp probes run in 128-thread blocks and,
  * for the lane masks, in 24 x 4 blocks too (warps then span rows of x: only masks taken
  * from the linear thread index are right).  Block probes run at 128, 256, 512 and 1024. */
-#include "ballot.h"
+/* The probes of exercise ex06_lanemask are in probes_lanemask.cu, which does not include
+ * blocks/ballot_warp.cuh (its lane masks and binary scans are that exercise's answers); this file
+ * must not include ballot_lanemask.cuh.  The other exercises' headers come first, each seeing
+ * only its own includes. */
 #include "ballot_bitplane.h"
-#include "blocks/ballot_block.cuh"
-#include "ballot_lanemask.cuh"
 #include "ballot_segscan.cuh"
-#include "kit_cuda.cuh"
+
+#include "blocks/ballot_block.cuh"
+#include "probes.cuh"
+#include "redux_gate.cuh"
 
 /* what the kernel calls */
 enum {
     PK_WSCAN_SMEM, PK_WSCAN_SHFL, PK_WCOUNT,
     PK_PTX_FWD_EXCL, PK_PTX_FWD_INCL, PK_PTX_REV_INCL, PK_PTX_REV_EXCL,
-    PK_LM_FWD_EXCL, PK_LM_FWD_INCL, PK_LM_REV_INCL, PK_LM_REV_EXCL,
     PK_SEG, PK_BITPLANE, PK_BITPLANE_EX,
     PK_BSCAN32_SMEM, PK_BSCAN32_SHFL, PK_BBIN_SMEM, PK_BBIN_SHFL, PK_BBIN_BP,
     PK_BCOUNT, PK_BSUM_SMEM, PK_BSUM_SHFL, PK_BSUM_REDUX, PK_SPLIT
 };
-
-typedef struct probe_args {
-    const uint8_t *flags, *heads;
-    const uint32_t *vals;
-    uint32_t *out;
-    size_t n;
-} probe_args;
 
 /* BX: 0 for 1D blocks of TBS threads, else blocks of BX x (TBS / BX) */
 template <int PK, int TBS, int BX, int BITS>
@@ -58,14 +54,6 @@ __global__ void __launch_bounds__(TBS) probe_kernel(probe_args a)
         r = warp_bin_rev_incl(p);
     } else if constexpr (PK == PK_PTX_REV_EXCL) {
         r = warp_bin_rev_excl(p);
-    } else if constexpr (PK == PK_LM_FWD_EXCL) {
-        r = lm_fwd_excl(p);
-    } else if constexpr (PK == PK_LM_FWD_INCL) {
-        r = lm_fwd_incl(p);
-    } else if constexpr (PK == PK_LM_REV_INCL) {
-        r = lm_rev_incl(p);
-    } else if constexpr (PK == PK_LM_REV_EXCL) {
-        r = lm_rev_excl(p);
     } else if constexpr (PK == PK_SEG) {
         r = seg_incl(p, h);
     } else if constexpr (PK == PK_BITPLANE) {
@@ -98,27 +86,17 @@ __global__ void __launch_bounds__(TBS) probe_kernel(probe_args a)
     if (valid) a.out[i] = r;
 }
 
-/* the largest n of a probe (its table entry's max_n): one block per TBS elements */
-#define PROBE_MAX_N(TBS) ((size_t)(TBS) * (size_t)INT_MAX)
-
 template <int PK, int TBS, int BX, int BITS>
 static cudaError_t run_probe(const ballot_probe_in *in, uint32_t *out, size_t n, cudaStream_t s)
 {
-    const probe_args a = {in->flags, in->heads, in->vals, out, n};
-    if (n == 0) return cudaSuccess;
-    if (n > PROBE_MAX_N(TBS)) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
-    const dim3 block = BX ? dim3(BX ? BX : 1, TBS / (BX ? BX : 1)) : dim3(TBS);
-    probe_kernel<PK, TBS, BX, BITS><<<kit_blocks_for(n, TBS), block, 0, s>>>(a);
-    return cudaGetLastError();
+    if constexpr (PK == PK_BSUM_REDUX) KIT_TRY(redux_gate(probe_kernel<PK, TBS, BX, BITS>));
+    return probe_launch<TBS, BX>(probe_kernel<PK, TBS, BX, BITS>, in, out, n, s);
 }
 
 template <int PK, int TBS, int BX, int BITS>
 static cudaError_t describe_probe(kit_kernel_desc *d)
 {
-    d->func = (const void *)probe_kernel<PK, TBS, BX, BITS>;
-    d->block_threads = TBS;
-    d->dyn_smem = 0;
-    return cudaSuccess;
+    return probe_describe<TBS>(probe_kernel<PK, TBS, BX, BITS>, d);
 }
 
 #define F(x) "chapters/06-ballot-scan/" x
@@ -134,11 +112,15 @@ static cudaError_t describe_probe(kit_kernel_desc *d)
 #define PTX2D(NAME, PK, OP)                                                                      \
     PROBE(NAME, "tbs=96 (24x4)", "lane masks from %lanemask_*, 2D block", "reference/blocks/ballot_warp.cuh",  \
           NULL, PK, 96, 24, 0, OP, 32)
-#define LM(NAME, PK, OP)                                                                         \
-    PROBE(NAME, "tbs=128", "lane masks computed from the lane index",                            \
-          EXF("ballot_lanemask.cuh"), "ex06_lanemask", PK, 128, 0, 0, OP, 32),                    \
-    PROBE(NAME, "tbs=96 (24x4)", "lane masks computed from the lane index, 2D block",            \
-          EXF("ballot_lanemask.cuh"), "ex06_lanemask", PK, 96, 24, 0, OP, 32)
+/* the exercise's lane masks: their kernels are in probes_lanemask.cu (probes.cuh) */
+#define LM(NAME, OP)                                                                             \
+    {{#NAME, "tbs=128", "lane masks computed from the lane index", EXF("ballot_lanemask.cuh"),    \
+      "ex06_lanemask", KIT_STEP_GPU, ballot_probe_##NAME##_describe, 0, PROBE_MAX_N(128)},        \
+     ballot_probe_##NAME, OP, 32, 0},                                                            \
+    {{#NAME, "tbs=96 (24x4)", "lane masks computed from the lane index, 2D block",               \
+      EXF("ballot_lanemask.cuh"), "ex06_lanemask", KIT_STEP_GPU, ballot_probe_##NAME##_2d_describe, 0, \
+      PROBE_MAX_N(96)},                                                                          \
+     ballot_probe_##NAME##_2d, OP, 32, 0}
 #define BITP(B)                                                                                  \
     PROBE("warp_bitplane", "bits=" #B " tbs=128", "one ballot per bit plane",                    \
           "reference/blocks/ballot_warp.cuh", NULL, PK_BITPLANE, 128, 0, B, BALLOT_OP_BITS_EXCL, 32)
@@ -180,10 +162,10 @@ extern "C" const ballot_probe ballot_probes[] = {
     PTX2D("warp_bin_fwd_incl", PK_PTX_FWD_INCL, BALLOT_OP_FWD_INCL),
     PTX2D("warp_bin_rev_incl", PK_PTX_REV_INCL, BALLOT_OP_REV_INCL),
     PTX2D("warp_bin_rev_excl", PK_PTX_REV_EXCL, BALLOT_OP_REV_EXCL),
-    LM("lm_fwd_excl", PK_LM_FWD_EXCL, BALLOT_OP_FWD_EXCL),
-    LM("lm_fwd_incl", PK_LM_FWD_INCL, BALLOT_OP_FWD_INCL),
-    LM("lm_rev_incl", PK_LM_REV_INCL, BALLOT_OP_REV_INCL),
-    LM("lm_rev_excl", PK_LM_REV_EXCL, BALLOT_OP_REV_EXCL),
+    LM(lm_fwd_excl, BALLOT_OP_FWD_EXCL),
+    LM(lm_fwd_incl, BALLOT_OP_FWD_INCL),
+    LM(lm_rev_incl, BALLOT_OP_REV_INCL),
+    LM(lm_rev_excl, BALLOT_OP_REV_EXCL),
     PROBE("seg_incl", "tbs=128", "binary segmented scan: two ballots and __clz",
           EXF("ballot_segscan.cuh"), "ex06_segscan", PK_SEG, 128, 0, 0, BALLOT_OP_SEG_INCL, 32),
     PROBE("seg_incl", "tbs=96 (24x4)", "binary segmented scan, 2D block",

@@ -1,10 +1,11 @@
 /* ex03_search.cu - the kernel of exercise ex03_trim: the document's depth-first kd-tree search,
- * one thread per query, the stack in local memory, the k best in registers (knn_tree.cuh), and
+ * one thread per query, the stack in local memory, the k best in registers (knn_best.cuh), and
  * the exercise's ex03_visit / ex03_children (knn_ex_trim.cuh) for the trim test and the push
  * order.  Plumbing only: nothing to write here.  It survives a wrong exercise: children past n
  * are not read and the stack never overflows (the answer is then wrong, not a fault). */
 #include "ex03_search.h"
-#include "knn_tree.cuh"
+#include "kit_cuda.cuh"
+#include "knn_best.cuh"
 #include "knn_ex_trim.cuh"
 
 #define EX03_TBS 64

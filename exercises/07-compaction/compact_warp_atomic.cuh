@@ -15,11 +15,11 @@
  * A lane with want == false gets an unspecified value; a warp where no lane wants a slot
  * leaves *counter alone (no atomic).  At most one atomicAdd per call and warp.
  *
- * Tools (blocks/ballot_warp.cuh): BALLOT_FULL, ptx_laneid(), ptx_lanemask_lt(). */
+ * Tools (blocks/ballot_lanes.cuh): BALLOT_FULL, ptx_laneid(), ptx_lanemask_lt(). */
 #ifndef COMPACT_WARP_ATOMIC_CUH
 #define COMPACT_WARP_ATOMIC_CUH
 
-#include "blocks/ballot_warp.cuh"
+#include "blocks/ballot_lanes.cuh"
 
 static __device__ __forceinline__ unsigned compact_warp_slot(unsigned *counter, bool want)
 {

@@ -5,8 +5,8 @@
  * member mask of every *_sync intrinsic is the whole warp.
  *
  *   lane masks        %laneid and %lanemask_lt/le/gt/ge read from PTX special registers:
- *                     one instruction each, right for any block shape.  (The computed
- *                     versions are exercise ex06_lanemask.)
+ *                     one instruction each, right for any block shape (ballot_lanes.cuh,
+ *                     included here).  (The computed versions are exercise ex06_lanemask.)
  *   32-bit scans      the padded shared-memory warp scan of Listing 3.1, made correct
  *                     for independent thread scheduling with __syncwarp; the shuffle scan.
  *   binary scans      __popc(__ballot_sync(p) & mask): the four directions.
@@ -17,40 +17,7 @@
 
 #include <stdint.h>
 
-#define BALLOT_FULL 0xFFFFFFFFu
-
-/* ---------------------------------------------------------- lane masks */
-
-static __device__ __forceinline__ unsigned ptx_laneid()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%laneid;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_lt()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_le()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_le;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_gt()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_gt;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_ge()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(r));
-    return r;
-}
+#include "ballot_lanes.cuh" /* BALLOT_FULL, ptx_laneid, ptx_lanemask_lt/le/gt/ge */
 
 /* ------------------------------------------------------- binary scans */
 

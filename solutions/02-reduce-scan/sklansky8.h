@@ -5,7 +5,7 @@
  * the templated version the kernels use).
  *
  * The operator is the composition of affine maps, rs_affine_then(f, g) = "f,
- * then g" (reduce_scan.h): associative, identity rs_affine_identity(), and NOT
+ * then g" (rs_affine.h): associative, identity rs_affine_identity(), and NOT
  * commutative, so every composition must keep the earlier map on the left.
  *
  * A serial loop needs 7 dependent steps for 8 values.  Sklansky's network needs
@@ -18,7 +18,7 @@
 #ifndef SKLANSKY8_H
 #define SKLANSKY8_H
 
-#include "reduce_scan.h"
+#include "rs_affine.h"
 
 /* Inclusive scan in place: v[i] becomes v[0].v[1]. ... .v[i]. */
 static inline KIT_HD void sklansky_scan8(rs_affine v[8])

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "kit.h"
-#include "radix.h"
+#include "radix_types.h"
 
 /* the image of a 32-bit key of type `type` (RADIX_U32, RADIX_I32, RADIX_F32) */
 static inline KIT_HD uint32_t ex05_image32(uint32_t key, int type)

@@ -5,12 +5,12 @@
  * a segment.  Lane 0 always starts one (segments never cross a warp).  Return the number
  * of true predicates from the first lane of my segment up to and including my lane.
  *
- * Use the lane-mask special registers through the kit's shared helpers (reference/blocks/ballot_warp.cuh):
+ * Use the lane-mask special registers through the kit's shared helpers (reference/blocks/ballot_lanes.cuh):
  * ptx_laneid(), ptx_lanemask_le(); __clz(x) counts the leading zero bits of x (32 for 0). */
 #ifndef BALLOT_SEGSCAN_CUH
 #define BALLOT_SEGSCAN_CUH
 
-#include "blocks/ballot_warp.cuh"
+#include "blocks/ballot_lanes.cuh"
 
 static __device__ __forceinline__ unsigned seg_incl(bool p, bool head)
 {

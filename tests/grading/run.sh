@@ -29,7 +29,12 @@ gpu=0
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
 echo "grading tests: BUILDROOT=$BUILDROOT, GPU here: $([ $gpu = 1 ] && echo yes || echo no)"
 # chapter 01 has 8 CPU points and 9 GPU points
-if [ $gpu = 1 ]; then m=17 full1='17/17' total1='17,17,0'; else m=8 full1='8/8' total1='8,8,9'; fi
+if [ $gpu = 1 ]; then m=17 full1='17/17' total1='17,17,0' ug=0; else m=8 full1='8/8' total1='8,8,9' ug=9; fi
+# the students' code runs in the sandbox; without bubblewrap (or user namespaces) grading refuses
+if ! tools/sandbox.sh check >/dev/null 2>&1; then
+  echo "FAIL: bubblewrap does not work here ($(tools/sandbox.sh check 2>&1)); the grading tests need it"
+  echo "0 passed, 1 failed"; exit 1
+fi
 
 # ---------------------------------------------------------------- units
 # 3: every exercise file maps to its exercise, wherever its comment wraps
@@ -102,24 +107,24 @@ check "solutions copy: every CPU exercise test passed" [ "$(grep -c '^ex01_loadb
 if [ $gpu = 0 ]; then
   check "no GPU: the GPU exercise is 'not graded here (no GPU)'" \
     [ "$(grep -c '^ex01_block_dask .*-/[0-9]  not graded here (no GPU)' "$tmp/one.txt")" = 4 ]
-  check "no GPU: results.json shows no GPU test as failed" hasnt "$out/sol/results.json" '"status": "failed"'
+  check "no GPU: results.json shows no GPU test as failed" hasnt "$out/students/sol/results.json" '"status": "failed"'
 fi
 check "only chapter 01 was graded" hasnt "$tmp/one.txt" '^ex0[246]_'
 tools/grade-submission.sh --ch 1 "$tmp/sol" >"$tmp/one-b.txt" 2>&1
 check "grade-submission.sh --ch 1 DIR (option first) gives the same" has "$tmp/one-b.txt" "^total: $full1 graded points"
 make --no-print-directory grade SUBMISSION="$tmp/sol" CH=01-copy >"$tmp/one-c.txt" 2>&1
 check "make grade CH=01-copy gives the same" has "$tmp/one-c.txt" "^total: $full1 graded points"
-check "the shared kit build is reused (nothing compiled the second time)" hasnt "$out/kit-build.log" ' -c '
+check "the shared kit build is reused (and said so)" has "$tmp/one-c.txt" 'the kit with the skeletons is built already'
 
 # 6: a submission that no longer compiles does not keep its old results.json
 mkdir -p "$tmp/stale/alice/01-copy"
 cp solutions/01-copy/loadbalance.h "$tmp/stale/alice/01-copy/"
 tools/grade-submission.sh "$tmp/stale/alice" --ch 01 >/dev/null 2>&1
-check "alice first scores 8" has "$out/alice/results.json" '"score": 8,'
+check "alice first scores 8" has "$out/students/alice/results.json" '"score": 8,'
 sed -i 's/\*count = base/*count = bse/' "$tmp/stale/alice/01-copy/loadbalance.h"
 tools/grade-submission.sh "$tmp/stale/alice" --ch 01 >"$tmp/stale.txt" 2>&1
-check "after breaking it, alice's results.json is new: score 0" has "$out/alice/results.json" '"score": 0,'
-check "... and says why" has "$out/alice/results.json" "did not compile: 01-copy/loadbalance.h:[0-9]+: .*bse"
+check "after breaking it, alice's results.json is new: score 0" has "$out/students/alice/results.json" '"score": 0,'
+check "... and says why" has "$out/students/alice/results.json" "did not compile: 01-copy/loadbalance.h:[0-9]+: .*bse"
 
 # ---------------------------------------------------------------- a class
 c=$tmp/class S=solutions/01-copy
@@ -153,23 +158,23 @@ csv=$out/class.csv
 check "make grade SUBMISSIONS=dir CH=01 GRADE_JOBS=2 exits 0" [ $st = 0 ]
 check "students graded two at a time" has "$tmp/class.txt" '8 students, 2 at a time'
 check "good: $full1, graded" has "$csv" "^\"good\",$total1,\"graded\""
-check "good: the extra file is reported as ignored" has "$out/good/results.json" 'ignored README.txt'
+check "good: the extra file is reported as ignored" has "$out/students/good/results.json" 'ignored README.txt'
 check "compile_cpu: did not compile, file:line: message (table)" \
   has "$out/class.txt" "compile_cpu +0/$m +did not compile: 01-copy/loadbalance.h:[0-9]+: expected"
 check "compile_cpu: ... and in results.json" \
-  has "$out/compile_cpu/results.json" '"output": "did not compile: 01-copy/loadbalance.h:[0-9]+: expected'
+  has "$out/students/compile_cpu/results.json" '"output": "did not compile: 01-copy/loadbalance.h:[0-9]+: expected'
 check "compile_gpu: did not compile (nvcc's message), its CPU exercise still graded" \
-  has "$csv" '^"compile_gpu",8,17,0,"did not compile","01-copy/s1_block_dask.cu:[0-9]+: identifier ""bse"" is undefined"'
+  has "$csv" "^\"compile_gpu\",8,$m,$ug,\"did not compile\",\"01-copy/s1_block_dask.cu:[0-9]+: identifier \"\"bse\"\" is undefined\""
 check "link: did not link: undefined symbol, its other exercise still graded" \
-  has "$csv" '^"link",8,17,0,"did not link","undefined symbol copy_s1_block_dask \(01-copy/s1_block_dask.cu\)"'
+  has "$csv" "^\"link\",8,$m,$ug,\"did not link\",\"undefined symbol copy_s1_block_dask \\(01-copy/s1_block_dask.cu\\)\""
 check "link: results.json says it for its tests" \
-  has "$out/link/results.json" '"output": "did not link: undefined symbol copy_s1_block_dask'
+  has "$out/students/link/results.json" '"output": "(not graded here \(no GPU\): .*)?did not link: undefined symbol copy_s1_block_dask'
 check "link_use: did not link: undefined symbol it calls" \
-  has "$csv" '^"link_use",8,17,0,"did not link","undefined symbol student_helper_nobody_wrote'
+  has "$csv" "^\"link_use\",8,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote"
 check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
 check "wrong: the failure shows expected and got" \
-  has "$out/wrong/results.json" 'example_23_over_5.*failed: row 0: start 0 count 5, want start 0 count 4'
-check "loop: the hanging test timed out, the others passed" has "$out/loop/table.txt" 'large_counts +extra +0/1 +timed out'
+  has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row 0: start 0 count 5, want start 0 count 4'
+check "loop: the hanging test timed out, the others passed" has "$out/students/loop/table.txt" 'large_counts +extra +0/1 +timed out'
 check "loop: 7 of $m" has "$csv" "^\"loop\",7,$m,"
 check "empty: nothing submitted" has "$csv" "^\"empty\",0,$m,[0-9]+,\"nothing submitted\""
 check "no student scores 0 in silence (each 0 has its reason)" \
@@ -179,15 +184,77 @@ check "the class table is sorted by student" \
 check "class.json holds every student's results" [ "$(grep -c '": {"status": ' "$out/class.json")" = 8 ]
 if command -v python3 >/dev/null; then
   check "class.json and every results.json are valid JSON" python3 -c 'import json, sys
-for f in sys.argv[1:]: json.load(open(f))' "$out/class.json" "$out"/*/results.json
+for f in sys.argv[1:]: json.load(open(f))' "$out/class.json" "$out"/students/*/results.json
 fi
 # 4: one shared build; per student only the files that depend on theirs
 check "good: the kit was not rebuilt for the student (no reference/ or other steps)" \
-  hasnt "$out/good/build.log" ' -c (reference/|chapters/01-copy/s[0-46]_)'
-check "good: its two sources and the test that includes its header were rebuilt" \
-  [ "$(grep -cE ' -c (exercises/01-copy/s1_block_dask.cu|chapters/01-copy/s5_row_dask.cu|tests/test_01_copy.c)' "$out/good/build.log")" = 3 ]
+  hasnt "$out/students/good/build.log" ' -c (reference/|chapters/01-copy/s[0-46]_)'
+check "good: its two sources and the runner's test file that includes its header were rebuilt" \
+  [ "$(grep -cE ' -c (exercises/01-copy/s1_block_dask.cu|chapters/01-copy/s5_row_dask.cu|tests/test_01_exercises.c)' "$out/students/good/build.log")" = 3 ]
 check "wrong (a header only): nothing rebuilt but what includes it" \
-  [ "$(grep -cE ' -c ' "$out/wrong/build.log")" = 2 ]
+  [ "$(grep -cE ' -c ' "$out/students/wrong/build.log")" = 2 ]
+
+# ------------------------------------------- the red team: one student per attack (redteam.sh)
+rt=$tmp/redteam
+tests/grading/redteam.sh "$rt" "$repo"
+snap() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum); }
+class_before=$(snap "$c") rt_before=$(snap "$rt") good_before=$(snap "$out/students/good")
+git_before=$(git -C "$repo" status --porcelain 2>&1)
+t0=$(date +%s)
+GRADE_LOAD_TIMEOUT=15 make --no-print-directory grade SUBMISSIONS="$rt" CH=01 GRADE_JOBS=2 >"$tmp/rt.txt" 2>&1
+st=$?
+cat "$tmp/rt.txt"
+echo "(red-team class, chapter 01: $(( $(date +%s) - t0 )) s)"
+sleep 2   # anything left behind would still be there
+csv=$out/class.csv
+check "make grade of the red-team class exits 0" [ $st = 0 ]
+while read -r who score status; do
+  check "red team: $who scores $score of $m ($status)" has "$csv" "^\"$who\",$score,$m,[0-9]*,\"$status"
+done <<'EXPECT'
+honest 8 graded
+asserts 0 graded
+atexit 0 graded
+dlsym 0 graded
+incsol 0 did not compile
+incabs 0 did not compile
+incmacro 0 did not compile
+borrow 8 did not compile
+harm 8 graded
+sleepers 8 graded
+pausector 8 crashed at load
+exitload 8 crashed at load
+abortload 8 crashed at load
+fakeout 0 graded
+forkwait 8 graded
+kit 8 graded
+students 0 nothing submitted
+cluster 0 nothing submitted
+bob9 0 nothing submitted
+bob10 0 nothing submitted
+EXPECT
+check "red team: the borrowed kit function is named" has "$out/students/borrow/results.json" "calls the kit's kit_rand64"
+check "red team: the computed #include is named" has "$out/students/incmacro/results.json" 'a computed #include'
+check "red team: the hang at load blames its file, in bounded time ($(cat "$out/students/pausector/seconds" 2>/dev/null) s)" \
+  eval 'has "$out/students/pausector/status.tsv" "01-copy/s1_block_dask.cu: the program stopped" && [ "$(cat "$out/students/pausector/seconds")" -le 300 ]'
+check "red team: every student's maximum is the same ($m)" \
+  [ "$(awk -F, 'NR > 1 && $3 != "" { print $3 }' "$csv" | sort -u | tr '\n' ' ')" = "$m " ]
+check "red team: names with a quote, a backslash and a tab are graded and quoted" \
+  eval 'has "$csv" "^\"a\"\"b[\\\\]c\",0," && has "$csv" "^\"tab	name\",0,"'
+check "red team: natural order (bob9 before bob10)" \
+  eval '[ "$(grep -n "^\"bob9\"" "$csv" | cut -d: -f1)" -lt "$(grep -n "^\"bob10\"" "$csv" | cut -d: -f1)" ]'
+check "red team: a newline and a hidden folder are refused with a message" \
+  eval 'has "$out/class.txt" "newline" && has "$out/class.txt" "hidden folder" && has "$tmp/rt.txt" "hidden folder"'
+if command -v python3 >/dev/null; then
+  check "red team: class.json and every results.json are valid JSON" python3 -c 'import json, sys
+for f in sys.argv[1:]: json.load(open(f))' "$out/class.json" "$out"/students/*/results.json
+fi
+check "red team: no submission of either class changed" eval '[ "$(snap "$c")" = "$class_before" ] && [ "$(snap "$rt")" = "$rt_before" ]'
+check "red team: the earlier class's results are untouched" [ "$(snap "$out/students/good")" = "$good_before" ]
+check "red team: the kit's checkout is as it was (git status)" [ "$(git -C "$repo" status --porcelain 2>&1)" = "$git_before" ]
+check "red team: nothing was written outside the sandbox" \
+  eval '! find "$repo" "$tmp" "$BUILDROOT" /tmp -maxdepth 3 -name RT_WAS_HERE 2>/dev/null | grep -q .'
+check "red team: no process outlived the grading" eval '! ps -eo comm=,args= | grep -v grep | grep -qE "rt-attack|sleep 1800"'
+ps -eo pid=,comm=,args= | grep -E "rt-attack|sleep 1800" | grep -v grep | head -n 5
 
 # 5: an empty class folder is an error, not a phantom student "*"
 mkdir -p "$tmp/noclass"

@@ -130,20 +130,39 @@ check "good: full marks on the CPU exercises" grep -q '^"good",8,8,9,"graded"' "
 check "broken: did not compile, with file and line" grep -q '^"broken",0,8,9,"did not compile","01-copy/loadbalance.h:[0-9]*: ' "$out/class.csv"
 check "loops: killed by the scheduler (TIMEOUT), no score" grep -q '^"loops",,,,"killed by the scheduler","TIMEOUT' "$out/class.csv"
 check "the table says how to re-run the killed student" grep -q 'loops.*ONLY=loops' "$out/class.txt"
-check "each graded student has a results.json" [ -s "$out/good/results.json" ] && [ -s "$out/broken/results.json" ]
+check "each graded student has a results.json" eval '[ -s "$out/students/good/results.json" ] && [ -s "$out/students/broken/results.json" ]'
 check "class.json merges the students' results" grep -q '"good": {"status": "graded", "results": ' "$out/class.json"
 
 # the instructor fixes the cause (here: the student's loop) and re-runs that student alone
 cp $S/loadbalance.h "$class/loops/01-copy/"
-touch "$out/good/untouched"
+touch "$out/students/good/untouched"
 grade --only loops --time 5 >"$tmp/out/submit2.log" 2>&1
 st=$?
 cat "$tmp/out/submit2.log"
 check "re-running one student alone merged a new table" [ $st = 0 ]
 check "loops: graded after the re-run" grep -q '^"loops",8,8,9,"graded"' "$out/class.csv"
 check "the others kept their results" grep -q '^"good",8,8,9,"graded"' "$out/class.csv"
-check "the re-run did not regrade the others" [ -f "$out/good/untouched" ]
+check "the re-run did not regrade the others" [ -f "$out/students/good/untouched" ]
 check "the re-run was one array task" grep -q 'array job [0-9]* (2)' "$tmp/out/submit2.log"
+check "every task ran in the sandbox (no UNSAFE warning)" eval '! grep -q UNSAFE "$out/class.txt" "$out"/students/*/table.txt'
+
+# a broken Slurm (no configuration source): nothing is removed, and the reason is said
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho "sbatch: fatal: Could not establish a configuration source" >&2\nexit 1\n' >"$tmp/fakebin/sbatch"
+chmod +x "$tmp/fakebin/sbatch"
+before=$(cd "$out/students" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum)
+PATH=$tmp/fakebin:$PATH grade --time 5 >"$tmp/out/submit3.log" 2>&1
+st=$?
+cat "$tmp/out/submit3.log"
+check "a broken sbatch fails the submission, saying so" eval '[ $st != 0 ] && grep -q "sbatch (kit build) failed" "$tmp/out/submit3.log"'
+check "... and removes no student's results" \
+  [ "$(cd "$out/students" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum)" = "$before" ]
+# requests no node can meet are refused before anything is queued
+grade --cpus 999 >"$tmp/out/submit4.log" 2>&1
+check "CPUS beyond the nodes' is refused with the number they have" grep -q "have at most $(nproc) CPUs" "$tmp/out/submit4.log"
+GRADE_GPUS=1 grade >"$tmp/out/submit5.log" 2>&1
+check "GPUS=1 on a partition without GPUs is refused with a hint" grep -q 'has no GPUs.*GPUS=0' "$tmp/out/submit5.log"
+
 if [ $fail != 0 ]; then
   echo "--- logs"; tail -n 30 "$tmp"/slurmctld.log; for f in "$out"/cluster/logs/*; do echo "== $f"; tail -n 15 "$f"; done
 fi

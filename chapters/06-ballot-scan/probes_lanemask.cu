@@ -1,0 +1,53 @@
+/* probes_lanemask.cu - the probes of exercise ex06_lanemask (lm_fwd_excl .. lm_rev_excl, in
+ * 128-thread and 24 x 4 blocks; probes.cu's table lists them), in a translation unit of their own.
+ * The exercise computes the lane masks that blocks/ballot_warp.cuh reads from %lanemask_*, and
+ * that header's warp_bin_* are the four scans it asks for: had this file included it, even after
+ * ballot_lanemask.cuh, a forward declaration in the exercise would reach those definitions.  So
+ * nothing here includes it (nor blocks/ballot_block.cuh, nor ballot_segscan.cuh).  Element i goes
+ * to linear thread i of the grid, as in probes.cu. */
+#include "ballot_lanemask.cuh"
+
+#include "probes.cuh"
+
+template <int OP, int TBS, int BX>
+__global__ void __launch_bounds__(TBS) lm_probe_kernel(probe_args a)
+{
+    const unsigned t = BX ? threadIdx.x + threadIdx.y * BX : threadIdx.x;
+    const size_t i = (size_t)blockIdx.x * TBS + t;
+    const bool valid = i < a.n;
+    const bool p = valid && a.flags[i] != 0;
+    unsigned r;
+    if constexpr (OP == BALLOT_OP_FWD_EXCL) r = lm_fwd_excl(p);
+    else if constexpr (OP == BALLOT_OP_FWD_INCL) r = lm_fwd_incl(p);
+    else if constexpr (OP == BALLOT_OP_REV_INCL) r = lm_rev_incl(p);
+    else r = lm_rev_excl(p);
+    if (valid) a.out[i] = r;
+}
+
+#define LM_PROBE(NAME, OP)                                                                       \
+    static_assert(OP == BALLOT_OP_FWD_EXCL || OP == BALLOT_OP_FWD_INCL || OP == BALLOT_OP_REV_INCL || \
+                      OP == BALLOT_OP_REV_EXCL,                                                  \
+                  "a binary scan");                                                              \
+    extern "C" cudaError_t ballot_probe_##NAME(const ballot_probe_in *in, uint32_t *out, size_t n,  \
+                                               cudaStream_t s)                                   \
+    {                                                                                            \
+        return probe_launch<128, 0>(lm_probe_kernel<OP, 128, 0>, in, out, n, s);                 \
+    }                                                                                            \
+    extern "C" cudaError_t ballot_probe_##NAME##_describe(kit_kernel_desc *d)                    \
+    {                                                                                            \
+        return probe_describe<128>(lm_probe_kernel<OP, 128, 0>, d);                              \
+    }                                                                                            \
+    extern "C" cudaError_t ballot_probe_##NAME##_2d(const ballot_probe_in *in, uint32_t *out, size_t n, \
+                                                    cudaStream_t s)                              \
+    {                                                                                            \
+        return probe_launch<96, 24>(lm_probe_kernel<OP, 96, 24>, in, out, n, s);                 \
+    }                                                                                            \
+    extern "C" cudaError_t ballot_probe_##NAME##_2d_describe(kit_kernel_desc *d)                 \
+    {                                                                                            \
+        return probe_describe<96>(lm_probe_kernel<OP, 96, 24>, d);                               \
+    }
+
+LM_PROBE(lm_fwd_excl, BALLOT_OP_FWD_EXCL)
+LM_PROBE(lm_fwd_incl, BALLOT_OP_FWD_INCL)
+LM_PROBE(lm_rev_incl, BALLOT_OP_REV_INCL)
+LM_PROBE(lm_rev_excl, BALLOT_OP_REV_EXCL)
