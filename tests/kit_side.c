@@ -36,6 +36,33 @@ typedef struct wire_hdr {
     uint64_t bytes;
 } wire_hdr;
 
+/* every side: the sizes-and-inputs loop over kit_expect_step (whose halves differ by side) */
+void kit_expect_n(const kit_ladder *L, size_t i, size_t n, const char *input, uint64_t seed)
+{
+    const kit_shape sh = kit_shape_default(L->P, n);
+    kit_expect_step(L, i, &sh, input, seed);
+}
+
+void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
+                           const char *const *inputs, uint64_t seed0)
+{
+    size_t k, x;
+    for (k = 0; k < nsizes; k++) {
+        const kit_shape sh = kit_shape_default(L->P, sizes[k]);
+        if (sh.n > kit_step_max_n(L, i)) continue;
+        if (inputs)
+            for (x = 0; inputs[x]; x++) kit_expect_step(L, i, &sh, inputs[x], seed0 + k);
+        else
+            for (x = 0; x < L->P->ninputs; x++) kit_expect_step(L, i, &sh, L->P->inputs[x].name, seed0 + k);
+    }
+}
+
+int kit_test_cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 #if KIT_SIDE == 0
 
 void kit_xchg(int dir, void *ptr, size_t bytes)
@@ -288,32 +315,6 @@ void kit_expect_step(const kit_ladder *L, size_t i, const kit_shape *sh, const c
             if (raw) KIT_FROM_RUNNER(raw, b);
         }
     kit_ctx_free(c);
-}
-
-void kit_expect_n(const kit_ladder *L, size_t i, size_t n, const char *input, uint64_t seed)
-{
-    const kit_shape sh = kit_shape_default(L->P, n);
-    kit_expect_step(L, i, &sh, input, seed);
-}
-
-void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
-                           const char *const *inputs, uint64_t seed0)
-{
-    size_t k, x;
-    for (k = 0; k < nsizes; k++) {
-        const kit_shape sh = kit_shape_default(L->P, sizes[k]);
-        if (sh.n > kit_step_max_n(L, i)) continue;
-        if (inputs)
-            for (x = 0; inputs[x]; x++) kit_expect_step(L, i, &sh, inputs[x], seed0 + k);
-        else
-            for (x = 0; x < L->P->ninputs; x++) kit_expect_step(L, i, &sh, L->P->inputs[x].name, seed0 + k);
-    }
-}
-
-int kit_test_cmp_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
 }
 
 typedef struct runner_test {

@@ -114,27 +114,6 @@ void kit_expect_step(const kit_ladder *L, size_t i, const kit_shape *sh, const c
     cr_assert(ok || (L->step(L, i)->flags & KIT_TIMING_ONLY), "%s: %s", who, msg);
 }
 
-void kit_expect_n(const kit_ladder *L, size_t i, size_t n, const char *input, uint64_t seed)
-{
-    const kit_shape sh = kit_shape_default(L->P, n);
-    kit_expect_step(L, i, &sh, input, seed);
-}
-
-void kit_expect_step_sizes(const kit_ladder *L, size_t i, const size_t *sizes, size_t nsizes,
-                           const char *const *inputs, uint64_t seed0)
-{
-    size_t k, x;
-    for (k = 0; k < nsizes; k++) {
-        const kit_shape sh = kit_shape_default(L->P, sizes[k]);
-        if (sh.n > kit_step_max_n(L, i)) continue;
-        if (inputs)
-            for (x = 0; inputs[x]; x++) kit_expect_step(L, i, &sh, inputs[x], seed0 + k);
-        else
-            for (x = 0; x < L->P->ninputs; x++)
-                kit_expect_step(L, i, &sh, L->P->inputs[x].name, seed0 + k);
-    }
-}
-
 void kit_expect_ladder(const kit_ladder *L, const size_t *sizes, size_t nsizes,
                        const char *const *inputs)
 {
@@ -171,11 +150,6 @@ static void contract_at(const kit_ladder *L, size_t i, const kit_shape *sh, cons
     cr_assert(e == cudaSuccess && ok, "%s", msg);
 }
 
-int kit_test_cmp_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* KIT_BIG_SHARD=k/m: step i's 2^31 + 5 run belongs to shard i mod m (unset or malformed: all) */
 static int in_big_shard(size_t i)
