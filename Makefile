@@ -194,7 +194,7 @@ runner-programs: $(RUNNERS)
 	@:
 
 # ------------------------------------------------------------------ targets
-.PHONY: test-big ratios all test grade bench plots demo exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
+.PHONY: test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -244,14 +244,57 @@ grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMIS
 test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
 	@tests/grading/run.sh
 
-bench: all ## run every experiment on the GPU -> plots/NN-topic/*.csv, then plots (QUICK=1, EXP=a,b, INPUT=a,b)
-	@st=0; for c in $(CHAPTERS); do \
-	  $(BUILD)/bin/ch$${c%%-*} bench --out plots/$$c $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) $(if $(INPUT),--input $(INPUT)); \
+# make bench: where the results go.  Without PUBLISH: BUILDROOT/bench/<gpu>/NN-topic/ (the program
+# replaces {gpu} by a slug of its GPU's name), and a merged copy of each CSV it wrote in figures/ next
+# to them (tools/bench-merge.sh: the committed rows of plots/NN-topic/ first, then this run's, marked
+# ' (this run)'), drawn there beside the committed reference.  PUBLISH=1 (maintainers): plots/NN-topic/,
+# the committed results, and `make plots`.  CPU=measure|cached|none: how the CPU baseline rows are
+# timed (the program's --cpu; PUBLISH=1 measures unless CPU is given: committed rows are measured).
+ifeq ($(origin CPU),environment)
+# some systems export a CPU of their own: only the kit's values count from the environment
+ifeq ($(filter measure cached none,$(CPU)),)
+override CPU :=
+endif
+endif
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+ifneq ($(filter-out 0 1,$(PUBLISH)),)
+$(error PUBLISH=$(PUBLISH): PUBLISH=1 writes plots/ (the committed results), nothing or 0 writes $(BUILDROOT)/bench/)
+endif
+endif
+ifneq ($(filter bench demo walk,$(MAKECMDGOALS)),)
+ifneq ($(filter-out measure cached none,$(CPU)),)
+$(error CPU=$(CPU): CPU takes measure, cached or none)
+endif
+endif
+PUBLISH_ON := $(filter 1,$(PUBLISH))
+BENCH_ROOT := $(BUILDROOT)/bench
+BENCH_OUT = $(if $(PUBLISH_ON),plots/$$c,$(BENCH_ROOT)/{gpu}/$$c)
+BENCH_CPU := $(or $(CPU),$(if $(PUBLISH_ON),measure))
+BENCH_ARGS := $(if $(BENCH_CPU),--cpu $(BENCH_CPU)) $(if $(QUICK),--quick) $(if $(EXP),--exp $(EXP)) $(if $(INPUT),--input $(INPUT))
+
+bench: all ## run every experiment on the GPU -> build/bench/<gpu>/NN-topic/*.csv, its figures/ beside the committed reference; PUBLISH=1: into plots/ (maintainers); CPU=measure|cached|none (QUICK=1, EXP=a,b, INPUT=a,b)
+	@st=0; mkdir -p $(BENCH_ROOT); stamp=$$(mktemp $(BENCH_ROOT)/.started.XXXXXX) || exit 1; trap 'rm -f "$$stamp"' EXIT; \
+	for c in $(CHAPTERS); do \
+	  $(BUILD)/bin/ch$${c%%-*} bench --out "$(BENCH_OUT)" $(BENCH_ARGS); \
 	  r=$$?; [ $$r = 2 ] && exit 2; [ $$r = 0 ] || st=$$r; \
 	done; \
-	if ! nvidia-smi -L >/dev/null 2>&1; then echo "no CUDA device here: plots/ is left as committed (the CPU rows went to build/cpu-only/)"; \
-	elif command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots || st=1; \
-	else echo "gnuplot is not installed here: copy plots/ to a machine with gnuplot and run 'make plots' there"; fi; \
+	if ! nvidia-smi -L >/dev/null 2>&1; then \
+	  echo "no CUDA device here: $(if $(PUBLISH_ON),plots/ is left as committed,no figures) (the CPU rows went to build/cpu-only/)"; \
+	elif [ -n "$(PUBLISH_ON)" ]; then \
+	  if command -v gnuplot >/dev/null; then for c in $(CHAPTERS); do tools/draw-figures.sh plots/$$c $$c || st=1; done; \
+	  else echo "gnuplot is not installed here: copy plots/ to a machine with gnuplot and run 'make plots' there"; fi; \
+	else \
+	  for c in $(CHAPTERS); do for d in $(BENCH_ROOT)/*/$$c; do \
+	    [ -d "$$d" ] || continue; new=0; \
+	    for f in $$(find "$$d" -maxdepth 1 -name '*.csv' -newer "$$stamp" | sort); do \
+	      tools/bench-merge.sh "plots/$$c/$${f##*/}" "$$f" "$$d/figures/$${f##*/}" || st=1; new=1; \
+	    done; \
+	    [ $$new = 1 ] || continue; \
+	    if command -v gnuplot >/dev/null; then \
+	      tools/draw-figures.sh "$$d/figures" $$c && echo "$$d/figures: this run (NAME@<gpu>-this-run.png) beside the committed reference (NAME.png)" || st=1; \
+	    else echo "gnuplot is not installed here: the merged CSVs are in $$d/figures/; draw them on a machine with gnuplot: tools/draw-figures.sh $$d/figures $$c"; fi; \
+	  done; done; \
+	fi; \
 	exit $$st
 
 ratios: ## best step vs its yardstick (CUB, cudaMemcpy) in every committed CSV (tools/ratios)
@@ -259,23 +302,19 @@ ratios: ## best step vs its yardstick (CUB, cudaMemcpy) in every committed CSV (
 	  [ -f "$$f" ] && grep -qE '^[^,]*,(cub|thrust|cudaMemcpy)' "$$f" || continue; \
 	  echo "### $$f"; tools/ratios "$$f"; echo; done; done
 
-plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot)
+plots: ## draw PNG and SVG figures from the CSVs in plots/ (needs gnuplot; every GPU of a folder: tools/draw-figures.sh)
 	@command -v gnuplot >/dev/null || { echo "make plots: gnuplot not found (apt-get install gnuplot-nox)"; exit 1; }
-	@for c in $(CHAPTERS); do \
-	  if ls plots/$$c/*.csv >/dev/null 2>&1; then \
-	    ng=$$(for f in plots/$$c/*.csv; do tools/csvq $$f -- gpu 2>/dev/null | awk '!s[$$0]++' | wc -l; done | sort -n | tail -n 1); \
-	    gnuplot -e "dir='plots/$$c'; G=1" reference/plot_common.gp chapters/$$c/plot.gp && echo "plots/$$c: drawn"; \
-	    for k in $$(seq 2 $${ng:-1}); do \
-	      for f in plots/$$c/*.csv; do g=$$(tools/csvq $$f -- gpu 2>/dev/null | awk '!s[$$0]++' | sed -n "$${k}p"); [ -n "$$g" ] && break; done; \
-	      slug=$$(printf '%s' "$$g" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$$//'); \
-	      gnuplot -e "dir='plots/$$c'; G=$$k; SUFFIX='@$$slug'" reference/plot_common.gp chapters/$$c/plot.gp && \
-	        echo "plots/$$c: drawn for its GPU number $$k ($$g): *@$$slug.png"; \
-	    done; \
-	  else echo "plots/$$c: no CSV yet (make bench CH=$${c%%-*})"; fi; \
-	done
+	@st=0; for c in $(CHAPTERS); do tools/draw-figures.sh plots/$$c $$c || st=1; done; exit $$st
 
-demo: all ## time and verify a chapter's ladder at one size as a table (CH=NN N=2^24)
-	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} demo $(if $(N),--n $(N)) || st=$$?; echo; done; exit $$st
+demo: all ## time and verify a chapter's ladder at one size as a table and a figure in BUILDROOT/demo/chNN.png (CH=NN N=2^24 CPU=cached|measure|none)
+	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} demo $(if $(N),--n $(N)) $(if $(INPUT),--input $(INPUT)) $(if $(CPU),--cpu $(CPU)) || st=$$?; \
+	  tools/demo-figure.sh $${c%%-*}; echo; done; exit $$st
+
+walk: all ## presenter mode, one step at a time: its lesson, it against the step before and the yardsticks (CH=NN [N=] [FROM=s3] [STEP=s5_onesweep] [AUTO=1])
+	@[ -n "$(CH)" ] || { echo "make walk: name one chapter (make walk CH=05)"; exit 2; }
+	@st=0; for c in $(CHAPTERS); do $(BUILD)/bin/ch$${c%%-*} walk $(if $(N),--n $(N)) $(if $(INPUT),--input $(INPUT)) $(if $(CPU),--cpu $(CPU)) \
+	  $(if $(FROM),--from $(FROM)) $(if $(STEP),--step $(STEP)) $(if $(AUTO),--auto) || st=$$?; \
+	  tools/demo-figure.sh $${c%%-*}; done; exit $$st
 
 sanitize: all ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
 	@nvidia-smi -L >/dev/null 2>&1 || { echo "make sanitize: no CUDA device here (compute-sanitizer watches kernels on a GPU)"; exit 2; }

@@ -1,7 +1,8 @@
 /* cli.c - the command line shared by every chapter program (build/.../bin/chNN):
  *   chNN steps [--markdown]     the step tables (feeds the README tables)
  *   chNN bench [options]        experiments -> CSV files
- *   chNN demo [--n SIZE]        the ladder at one size as a table
+ *   chNN demo [--n SIZE]        the ladder at one size as a table (and the ladder figure's data)
+ *   chNN walk [--from STEP]     presenter mode: one step at a time, its lesson and its deltas
  *   chNN sanitize               every step of every table at small odd sizes
  *                               (run under compute-sanitizer by `make sanitize`)
  *   chNN profile [--n SIZE]     every step once (run under Nsight Compute by `make profile`)
@@ -10,10 +11,12 @@
 #include "kit.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Timing repetitions (docs/architecture.md): bench and demo alike. */
@@ -55,11 +58,17 @@ static int usage(const kit_chapter *c, FILE *f)
             "commands:\n"
             "  steps [--markdown]      list the step tables\n"
             "  bench [--exp A,B] [--input A,B] [--quick] [--out DIR] [--reps K] [--warmup W]\n"
-            "        [--max-log2 K] [--cpu measure|none] [--AXIS VALUE]\n"
-            "                          run experiments, write one CSV each into DIR\n"
-            "                          (--cpu none: GPU rows only, no CPU baselines timed)\n"
-            "  demo [--n SIZE] [--input NAME] [--AXIS VALUE]\n"
-            "                          time and verify the ladder at one size (default %zu)\n"
+            "        [--max-log2 K] [--cpu measure|cached|none] [--AXIS VALUE]\n"
+            "                          run experiments, write one CSV each into DIR ({gpu} in DIR:\n"
+            "                          the GPU's name); CPU rows: cached (default: a time measured\n"
+            "                          before on this machine and build, or scaled from a smaller\n"
+            "                          size where measuring would take long), measure, none\n"
+            "  demo [--n SIZE] [--input NAME] [--AXIS VALUE] [--cpu cached|measure|none]\n"
+            "                          time and verify the ladder at one size (default %zu);\n"
+            "                          CPU rows cached per machine and build unless --cpu measure\n"
+            "  walk [demo's options] [--from STEP | --step STEP] [--auto]\n"
+            "                          one step at a time: its lesson, then it against the step\n"
+            "                          before and the yardsticks; Enter for the next (--auto: no wait)\n"
             "  sanitize                verify every step at small sizes (for compute-sanitizer)\n"
             "  profile [--n SIZE]      run each step once (for Nsight Compute: make profile)\n"
             "  help                    this text\n\n",
@@ -180,6 +189,46 @@ static int in_plots(const char *path)
     }
     n = strlen(root);
     return !strncmp(real, root, n) && (real[n] == '\0' || real[n] == '/');
+}
+
+/* --cpu measure|cached|none: its kit_cpu_mode, or -1 (said) */
+static int cpu_mode_arg(const kit_chapter *c, const char *cmd, const char *v)
+{
+    if (v && !strcmp(v, "cached")) return KIT_CPU_CACHED;
+    if (v && !strcmp(v, "measure")) return KIT_CPU_MEASURE;
+    if (v && !strcmp(v, "none")) return KIT_CPU_NONE;
+    fprintf(stderr, "ch%s %s: --cpu takes measure, cached or none (%s%s%s)\n", c->id, cmd, v ? "got '" : "no value given",
+            v ? v : "", v ? "'" : "");
+    return -1;
+}
+
+/* out with every "{gpu}" replaced by the GPU's name as a folder name: lower case, each run of
+ * other characters one '-' (NVIDIA H100 80GB HBM3 -> nvidia-h100-80gb-hbm3) */
+static void gpu_out(char *dst, size_t len, const char *out, const char *gpu)
+{
+    char slug[256];
+    size_t k = 0, i, at = 0;
+    const char *p;
+    for (i = 0; gpu[i] && k + 1 < sizeof slug; i++) {
+        const char ch = gpu[i];
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) slug[k++] = ch;
+        else if (ch >= 'A' && ch <= 'Z') slug[k++] = (char)(ch - 'A' + 'a');
+        else if (k && slug[k - 1] != '-') slug[k++] = '-';
+    }
+    while (k && slug[k - 1] == '-') k--;
+    slug[k] = '\0';
+    if (!k) snprintf(slug, sizeof slug, "gpu");
+    dst[0] = '\0';
+    for (p = out; *p && at + 1 < len;) {
+        if (!strncmp(p, "{gpu}", 5)) {
+            at += (size_t)snprintf(dst + at, len - at, "%s", slug);
+            p += 5;
+        } else {
+            dst[at++] = *p++;
+            dst[at] = '\0';
+        }
+        if (at >= len) at = len - 1;
+    }
 }
 
 static int int_arg(const char *s, int lo, int hi, int *v)
@@ -316,12 +365,8 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
             }
             i++;
         } else if (!strcmp(a, "--cpu")) {
-            if (!v || (strcmp(v, "none") && strcmp(v, "measure"))) {
-                fprintf(stderr, "ch%s bench: --cpu takes measure or none (%s%s%s)\n", c->id,
-                        v ? "got '" : "no value given", v ? v : "", v ? "'" : "");
-                return 2;
-            }
-            b.no_cpu = !strcmp(v, "none");
+            if ((b.cpu_mode = cpu_mode_arg(c, "bench", v)) < 0) return 2;
+            b.no_cpu = b.cpu_mode == KIT_CPU_NONE;
             i++;
         } else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
             if (r < 0) return 2;
@@ -356,7 +401,7 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
     if (b.quick) {
         b.reps = b.reps < QUICK_REPS ? b.reps : QUICK_REPS;
         b.warmup = 1;
-        if (b.max_log2 > 26) b.max_log2 = 26;
+        if (b.max_log2 > 24) b.max_log2 = 24; /* about a minute for the seven chapters (README) */
     }
     b.tty = isatty(2);
     b.gpu = kit_gpu_available(why, sizeof why);
@@ -375,12 +420,13 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
             fprintf(stderr, "ch%s bench: copy probe: %s\n", c->id, cudaGetErrorString(e));
             return 1;
         }
-        snprintf(outdir, sizeof outdir, "%s", out ? out : "plots");
+        if (out) gpu_out(outdir, sizeof outdir, out, d->name);
+        else snprintf(outdir, sizeof outdir, "plots");
         fprintf(stderr, "ch%s bench on %s (%d SMs, L2 %zu MB): cudaMemcpy D2D %.0f GB/s -> %s/\n",
                 c->id, d->name, d->sms, d->l2_bytes >> 20, b.copy_gbps, outdir);
     } else {
         /* never overwrite GPU results with CPU-only ones: --out is taken unless it is plots/ */
-        if (out && !in_plots(out)) snprintf(outdir, sizeof outdir, "%s", out);
+        if (out && !in_plots(out) && !strstr(out, "{gpu}")) snprintf(outdir, sizeof outdir, "%s", out);
         else snprintf(outdir, sizeof outdir, "build/cpu-only/%s", c->dir);
         if (out && in_plots(out))
             fprintf(stderr, "ch%s bench: %s: not writing CPU-only rows into %s (the committed GPU results "
@@ -426,25 +472,265 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
 
 /* ------------------------------------------------------------------- demo */
 
+/* Progress of long work on a terminal (one rewritten line on stderr); nothing when stderr is
+ * not a terminal, so piped output stays the table alone. */
+static int g_tty;
+static double g_t0;
+
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+    if (!g_tty) return;
+    fprintf(stderr, "\r\033[K[%5.1f s] ", kit_wall_seconds() - g_t0);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+}
+
+static void note_done(void)
+{
+    if (g_tty) fputs("\r\033[K", stderr);
+}
+
+/* one row of the ladder picture */
+enum { ROW_CPU, ROW_STEP, ROW_YARD };
+typedef struct demo_row {
+    char name[64];
+    int kind;
+    double ms, gbps; /* gbps 0: no bar (absent, skipped, failed) */
+    char mark[48];   /* "", "cached 2026-11-26", "est." */
+} demo_row;
+#define DEMO_ROWS 96
+
+/* One step measured: the table's columns, 0 or a status (1 fatal: the context is lost) */
+typedef struct step_meas {
+    int done, ok, unsupported, error, status;
+    double ms, gbps;
+    char regs[16], smem[16], occ[16], msg[KIT_MSG], why[KIT_MSG];
+    kit_timing t[KIT_MAX_PHASES];
+} step_meas;
+
+static void measure_step(kit_ctx *ctx, const kit_ladder *L, size_t i, cudaStream_t s, step_meas *m)
+{
+    const kit_step_info *si = L->step(L, i);
+    const int nph = kit_nphases(L->P);
+    kit_kernel_desc kd = {0};
+    struct cudaFuncAttributes fa;
+    cudaError_t e;
+    int ph, blocks = 0;
+    memset(m, 0, sizeof *m);
+    m->done = 1;
+    snprintf(m->regs, sizeof m->regs, "-");
+    snprintf(m->smem, sizeof m->smem, "-");
+    snprintf(m->occ, sizeof m->occ, "-");
+    e = kit_ladder_measure(ctx, i, s, WARMUP, REPS, m->t, &m->ok, m->msg, sizeof m->msg);
+    if (e != cudaSuccess) {
+        const char *why = kit_unsupported();
+        if (why) {
+            m->unsupported = 1;
+            snprintf(m->why, sizeof m->why, "%s", why);
+        } else {
+            m->error = 1;
+            snprintf(m->why, sizeof m->why, "%s", cudaGetErrorString(e));
+            m->status = 3;
+        }
+        if (!kit_recover()) m->status = 1;
+        return;
+    }
+    for (ph = 0; ph < nph; ph++) m->ms += m->t[ph].ms_median;
+    if (si->describe && si->describe(&kd) == cudaSuccess && kd.func && cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
+        snprintf(m->regs, sizeof m->regs, "%d", fa.numRegs);
+        snprintf(m->smem, sizeof m->smem, "%zu", fa.sharedSizeBytes + kd.dyn_smem);
+        if (kit_occupancy(&blocks, kd.func, kd.block_threads, kd.dyn_smem) == cudaSuccess)
+            snprintf(m->occ, sizeof m->occ, "%d", blocks);
+    }
+    cudaGetLastError();
+    m->gbps = kit_ctx_bytes(ctx, i) / (m->ms * 1e6);
+    if (!m->ok && !(si->flags & KIT_TIMING_ONLY)) m->status = 3;
+}
+
+static const char *verdict(const kit_step_info *si, const step_meas *m)
+{
+    return m->ok ? "ok" : (si->flags & KIT_TIMING_ONLY) ? "timing" : "FAILED";
+}
+
+/* the CPU rows' marks: "cached <date>" or "est. from n = S" */
+static void cpu_mark(const kit_cpu_time *ct, char *buf, size_t len)
+{
+    char sz[32];
+    buf[0] = '\0';
+    if (ct->how == KIT_CPU_FROM_CACHE) {
+        const time_t w = (time_t)ct->when;
+        struct tm tmv;
+        char d[16] = "?";
+        if (localtime_r(&w, &tmv)) strftime(d, sizeof d, "%Y-%m-%d", &tmv);
+        snprintf(buf, len, "cached %s", d);
+    } else if (ct->how == KIT_CPU_ESTIMATED) {
+        snprintf(buf, len, "est. from n = %s", kit_size_str(ct->from_n, sz, sizeof sz));
+    }
+}
+
+/* The ladder as a text chart (the projector without a display): a bar per row, '|' at the copy
+ * bandwidth and ':' at the best yardstick */
+static void text_chart(const char *title, const demo_row *r, size_t nr, double copy_gbps, const char *unit)
+{
+    const int W = 48;
+    double top = copy_gbps, yard = 0;
+    size_t k;
+    for (k = 0; k < nr; k++) {
+        if (r[k].gbps > top) top = r[k].gbps;
+        if (r[k].kind == ROW_YARD && r[k].gbps > yard) yard = r[k].gbps;
+    }
+    if (top <= 0) return;
+    printf("%s (%s; '|' cudaMemcpy %.0f GB/s%s)\n", title, unit, copy_gbps, yard > 0 ? ", ':' best yardstick" : "");
+    for (k = 0; k < nr; k++) {
+        char bar[64];
+        const int len = (int)(r[k].gbps / top * W + 0.5);
+        const int cpos = (int)(copy_gbps / top * W + 0.5), ypos = yard > 0 ? (int)(yard / top * W + 0.5) : -1;
+        int x;
+        for (x = 0; x <= W; x++) bar[x] = x < len ? (r[k].kind == ROW_CPU ? '-' : r[k].kind == ROW_YARD ? '=' : '#') : ' ';
+        if (cpos >= 0 && cpos <= W) bar[cpos] = '|';
+        if (ypos >= 0 && ypos <= W && ypos != cpos) bar[ypos] = ':';
+        bar[W + 1] = '\0';
+        if (r[k].gbps > 0)
+            printf("  %-18s %s %8.1f GB/s %5.1f%%%s%s\n", r[k].name, bar, r[k].gbps, 100.0 * r[k].gbps / copy_gbps,
+                   r[k].mark[0] ? "  " : "", r[k].mark);
+        else
+            printf("  %-18s %s %s\n", r[k].name, bar, r[k].mark[0] ? r[k].mark : "not run");
+    }
+    printf("\n");
+}
+
+/* build/demo/chNN.csv (or $BUILDROOT/demo): the rows of every ladder shown, for the ladder
+ * figure (reference/demo.gp, drawn by make demo and make walk) */
+static FILE *g_fig;
+
+static void figure_open(const kit_chapter *c, const char *gpu, double copy_gbps, const char *what)
+{
+    const char *root = getenv("BUILDROOT");
+    char dir[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s/demo", root && *root ? root : "build");
+    snprintf(path, sizeof path, "%s/ch%s.csv", dir, c->id);
+    if (mkdirs(dir) != 0 || !(g_fig = fopen(path, "w"))) {
+        fprintf(stderr, "ch%s %s: cannot write %s: %s (no figure)\n", c->id, what, path, strerror(errno));
+        g_fig = NULL;
+        return;
+    }
+    fprintf(g_fig, "ladder,title,kind,step,ms,gbps,pct_copy,mark,copy_gbps,gpu,n\n");
+    (void)gpu;
+    (void)copy_gbps;
+}
+
+static void figure_rows(const kit_ladder *L, const demo_row *r, size_t nr, double copy_gbps, const char *gpu,
+                        size_t n)
+{
+    static const char *kinds[] = {"cpu", "step", "yardstick"};
+    size_t k;
+    char g[256];
+    if (!g_fig) return;
+    snprintf(g, sizeof g, "%s", gpu);
+    for (k = 0; g[k]; k++)
+        if (g[k] == ',') g[k] = ' ';
+    for (k = 0; k < nr; k++)
+        fprintf(g_fig, "%s,%s,%s,%s,%.6f,%.3f,%.2f,%s,%.1f,%s,%zu\n", L->id, L->title, kinds[r[k].kind], r[k].name,
+                r[k].ms, r[k].gbps, copy_gbps > 0 ? 100.0 * r[k].gbps / copy_gbps : 0, r[k].mark[0] ? r[k].mark : "-",
+                copy_gbps, g, n);
+}
+
+static void figure_close(void)
+{
+    if (g_fig) fclose(g_fig);
+    g_fig = NULL;
+}
+
+static int no_display(void)
+{
+    const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    return !(d && *d) && !(w && *w);
+}
+
+/* the CPU rows of a ladder (demo and walk): printed, and their picture rows added */
+static int cpu_rows_print(const kit_chapter *c, kit_ctx *ctx, const kit_problem *P, const kit_shape *sh, int mode,
+                          double bytes, double items, double copy_gbps, double *cpu_ms, demo_row *rows, size_t *nr,
+                          int counts[4])
+{
+    size_t a;
+    char sz[32];
+    for (a = 0; a < P->ncpu; a++) {
+        const kit_cpu *u = &P->cpu[a];
+        const char *param = u->param ? u->param : "serial CPU baseline";
+        char name[64], mark[48];
+        kit_cpu_time ct;
+        double guess;
+        if (u->max_n && sh->n > u->max_n) continue;
+        snprintf(name, sizeof name, "cpu-%s", u->name);
+        if (!u->run || mode == KIT_CPU_NONE) {
+            printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", name, "-", "-", "-", "-", "", "", "", "", "",
+                   u->run ? "not run" : "absent", u->run ? "--cpu none" : param);
+            continue;
+        }
+        guess = mode == KIT_CPU_CACHED ? kit_ctx_cpu_guess(ctx, c->id, (int)a) : 0;
+        if (guess > 0) note("%s: timing one core at n = %s (about %.0f s; kept in %s afterwards)", name,
+                            kit_size_str(sh->n, sz, sizeof sz), guess, kit_cpu_cache_path());
+        else note("%s: at n = %s", name, kit_size_str(sh->n, sz, sizeof sz));
+        kit_ctx_cpu_row(ctx, c->id, (int)a, mode, 3, 1e30, &ct);
+        note_done();
+        counts[ct.how]++;
+        cpu_mark(&ct, mark, sizeof mark);
+        if (*cpu_ms == 0) *cpu_ms = ct.t.ms_median; /* speed-ups are against the first baseline timed */
+        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s%s%s%s%s\n", name, ct.t.ms_median,
+               bytes / (ct.t.ms_median * 1e6), 100.0 * bytes / (ct.t.ms_median * 1e6) / copy_gbps,
+               items / (ct.t.ms_median * 1e6), "", *cpu_ms / ct.t.ms_median, "", "", "",
+               ct.how == KIT_CPU_FROM_CACHE ? "cached" : ct.how == KIT_CPU_ESTIMATED ? "est." : "ok", param,
+               u->phase ? ", phase " : "", u->phase ? u->phase : "", mark[0] ? " - " : "", mark);
+        if (*nr < DEMO_ROWS) {
+            demo_row *r = &rows[(*nr)++];
+            snprintf(r->name, sizeof r->name, "%s", name);
+            r->kind = ROW_CPU;
+            r->ms = ct.t.ms_median;
+            r->gbps = bytes / (ct.t.ms_median * 1e6);
+            snprintf(r->mark, sizeof r->mark, "%s", mark);
+        }
+    }
+    return 0;
+}
+
+static void cpu_footer(const int counts[4])
+{
+    if (counts[KIT_CPU_FROM_CACHE] || counts[KIT_CPU_ESTIMATED])
+        printf("CPU rows: %d measured now, %d cached (measured earlier on this machine by this build: %s), %d est. "
+               "(scaled from a smaller size by the baseline's cost model); --cpu measure times them all now\n",
+               counts[KIT_CPU_MEASURED], counts[KIT_CPU_FROM_CACHE], kit_cpu_cache_path(), counts[KIT_CPU_ESTIMATED]);
+}
+
+typedef struct demo_opts {
+    int cpu_mode;
+} demo_opts;
+
 /* One ladder's demo table at shape sh on input in (NULL: the problem's first, or skip
  * when the name is not one of this problem's); 0, 3 (a step failed) or 1 (CUDA error). */
 static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shape *sh,
-                       const char *input, cudaStream_t s, double copy_gbps, const kit_device *d)
+                       const char *input, cudaStream_t s, double copy_gbps, const kit_device *d,
+                       const demo_opts *o)
 {
     const kit_problem *P = L->P;
     const kit_input *in = input ? kit_input_find(P, input) : &P->inputs[0];
-    char msg[KIT_MSG], sz[32], shape[256];
+    char sz[32], shape[256];
     double cpu_ms = 0, prev_ms = 0, bytes = L->bytes(L, 0, sh);
     const double items = P->items ? P->items(P, sh) : (double)sh->n;
     const int nph = kit_nphases(P);
-    kit_timing t[KIT_MAX_PHASES];
     kit_ctx *ctx = NULL;
     cudaError_t e;
-    size_t i, a;
-    int failed = 0, ph;
+    size_t i, nr = 0, nsteps = 0, k = 0;
+    int failed = 0, ph, counts[4] = {0, 0, 0, 0};
+    demo_row rows[DEMO_ROWS];
 
     if (!in) return 0;
-    if ((e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx)) != cudaSuccess) {
+    note("%s: inputs and the CPU reference at n = %s", L->id, kit_size_str(sh->n, sz, sizeof sz));
+    e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx);
+    note_done();
+    if (e != cudaSuccess) {
         fprintf(stderr, "ch%s demo %s: %s\n", c->id, L->id, cudaGetErrorString(e));
         kit_ctx_free(ctx);
         return 1;
@@ -457,72 +743,262 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
            copy_gbps);
     printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", "step", "ms", "GB/s", "%copy",
            "G items/s", "x prev", "x CPU", "regs", "smem/B", "blk/SM", "verified", "what changed");
-    for (a = 0; a < P->ncpu; a++) {
-        const kit_cpu *u = &P->cpu[a];
-        const char *param = u->param ? u->param : "serial CPU baseline";
-        char name[64];
-        kit_timing tc;
-        if (u->max_n && sh->n > u->max_n) continue;
-        snprintf(name, sizeof name, "cpu-%s", u->name);
-        if (!u->run) {
-            printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", name, "-", "-", "-", "-", "",
-                   "", "", "", "", "absent", param);
-            continue;
-        }
-        kit_ctx_time_cpu(ctx, (int)a, 3, 2.0, &tc);
-        if (cpu_ms == 0) cpu_ms = tc.ms_median; /* speed-ups are against the first baseline timed */
-        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s%s%s\n", name, tc.ms_median,
-               bytes / (tc.ms_median * 1e6), 100.0 * bytes / (tc.ms_median * 1e6) / copy_gbps,
-               items / (tc.ms_median * 1e6), "", cpu_ms / tc.ms_median, "", "", "", "ok", param,
-               u->phase ? ", phase " : "", u->phase ? u->phase : "");
-    }
+    fflush(stdout);
+    cpu_rows_print(c, ctx, P, sh, o->cpu_mode, bytes, items, copy_gbps, &cpu_ms, rows, &nr, counts);
+    for (i = 0; i < L->count; i++)
+        if (sh->n <= kit_step_max_n(L, i)) nsteps++;
     for (i = 0; i < L->count; i++) {
         const kit_step_info *si = L->step(L, i);
-        kit_kernel_desc kd = {0};
-        struct cudaFuncAttributes fa;
-        int ok = 0, blocks = 0;
-        char regs[16] = "-", smem[16] = "-", occ[16] = "-", xprev[16] = "", xcpu[16] = "";
-        double gbps, ms = 0;
-        if (sh->n > kit_step_max_n(L, i)) continue;
-        e = kit_ladder_measure(ctx, i, s, WARMUP, REPS, t, &ok, msg, sizeof msg);
-        if (e != cudaSuccess) {
-            const char *why = kit_unsupported();
-            if (why) printf("%-18s skipped: cannot run on this GPU: %s\n", si->name, why);
-            else printf("%-18s CUDA error: %s\n", si->name, cudaGetErrorString(e));
-            if (!why) failed = 3;
-            if (!kit_recover()) {
-                failed = 1;
-                break;
-            }
+        char xprev[16] = "", xcpu[16] = "";
+        step_meas m;
+        demo_row *r = nr < DEMO_ROWS ? &rows[nr++] : NULL;
+        if (sh->n > kit_step_max_n(L, i)) {
+            if (r) nr--;
             continue;
         }
-        for (ph = 0; ph < nph; ph++) ms += t[ph].ms_median;
-        if (si->describe && si->describe(&kd) == cudaSuccess && kd.func &&
-            cudaFuncGetAttributes(&fa, kd.func) == cudaSuccess) {
-            snprintf(regs, sizeof regs, "%d", fa.numRegs);
-            snprintf(smem, sizeof smem, "%zu", fa.sharedSizeBytes + kd.dyn_smem);
-            if (kit_occupancy(&blocks, kd.func, kd.block_threads, kd.dyn_smem) == cudaSuccess)
-                snprintf(occ, sizeof occ, "%d", blocks);
+        note("step %zu of %zu: %s", ++k, nsteps, si->name);
+        measure_step(ctx, L, i, s, &m);
+        note_done();
+        if (r) {
+            memset(r, 0, sizeof *r);
+            snprintf(r->name, sizeof r->name, "%s", si->name);
+            r->kind = si->kind == KIT_STEP_YARDSTICK ? ROW_YARD : ROW_STEP;
         }
-        cudaGetLastError();
-        gbps = kit_ctx_bytes(ctx, i) / (ms * 1e6);
-        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / ms);
-        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / ms);
-        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8s %4s %7s %6s %-8s %s\n", si->name, ms, gbps,
-               100.0 * gbps / copy_gbps, items / (ms * 1e6), xprev, xcpu, regs, smem, occ,
-               ok ? "ok" : (si->flags & KIT_TIMING_ONLY) ? "timing" : "FAILED", si->what);
+        if (m.unsupported || m.error) {
+            if (m.unsupported) printf("%-18s skipped: cannot run on this GPU: %s\n", si->name, m.why);
+            else printf("%-18s CUDA error: %s\n", si->name, m.why);
+            if (r) snprintf(r->mark, sizeof r->mark, "%s", m.unsupported ? "skipped on this GPU" : "CUDA error");
+            if (m.status > failed) failed = m.status;
+            if (m.status == 1) break;
+            continue;
+        }
+        if (prev_ms > 0) snprintf(xprev, sizeof xprev, "%.2f", prev_ms / m.ms);
+        if (cpu_ms > 0) snprintf(xcpu, sizeof xcpu, "%.1f", cpu_ms / m.ms);
+        printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8s %4s %7s %6s %-8s %s\n", si->name, m.ms, m.gbps,
+               100.0 * m.gbps / copy_gbps, items / (m.ms * 1e6), xprev, xcpu, m.regs, m.smem, m.occ, verdict(si, &m),
+               si->what);
+        fflush(stdout);
+        if (r) {
+            r->ms = m.ms;
+            r->gbps = m.ok || (si->flags & KIT_TIMING_ONLY) ? m.gbps : 0;
+            if (!m.ok && !(si->flags & KIT_TIMING_ONLY)) snprintf(r->mark, sizeof r->mark, "FAILED verification");
+        }
         if (nph > 1)
             for (ph = 0; ph < nph; ph++)
-                printf("%18s   %-8s %9.4f ms\n", "", kit_phase_name(P, ph), t[ph].ms_median);
-        if (!ok && !(si->flags & KIT_TIMING_ONLY)) {
-            printf("%18s   %s\n", "", msg);
+                printf("%18s   %-8s %9.4f ms\n", "", kit_phase_name(P, ph), m.t[ph].ms_median);
+        if (m.status == 3) {
+            printf("%18s   %s\n", "", m.msg);
             failed = 3;
         }
-        if (si->kind == KIT_STEP_GPU) prev_ms = ms;
+        if (si->kind == KIT_STEP_GPU) prev_ms = m.ms;
     }
     kit_ctx_free(ctx);
+    cpu_footer(counts);
     printf("\n");
+    if (no_display()) text_chart(L->title, rows, nr, copy_gbps, "GB/s: bytes moved / time");
+    figure_rows(L, rows, nr, copy_gbps, d->name, sh->n);
     return failed;
+}
+
+/* ------------------------------------------------------------------- walk */
+
+/* The lesson of a step: the opening comment of its source file (the one source), from its first
+ * line to the end of "What still limits it" (later paragraphs are technical notes), without the
+ * comment's decoration.  0 when the file cannot be read. */
+static int print_lesson(const char *file)
+{
+    FILE *f = file ? fopen(file, "r") : NULL;
+    char line[1024];
+    int in = 0, limits = 0, printed = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) {
+        char *t = line, *end;
+        line[strcspn(line, "\n")] = '\0';
+        if (!in) {
+            if (!(t = strstr(line, "/*"))) continue;
+            in = 1;
+            t += 2;
+        }
+        end = strstr(t, "*/");
+        if (end) *end = '\0';
+        while (*t == ' ') t++;
+        if (*t == '*' && t[1] != '/') t++;
+        if (*t == ' ') t++;
+        {
+            /* a new paragraph "Heading: ..." after the limits ends the lesson */
+            const char *colon = strchr(t, ':'), *comma = strchr(t, ',');
+            const int heading = t[0] >= 'A' && t[0] <= 'Z' && colon && colon - t < 40 && (!comma || comma > colon);
+            if (limits && heading && strncmp(t, "What still", 10)) break;
+            if (!strncmp(t, "What still limits", 17)) limits = 1;
+        }
+        if (printed < 60) printf("  %s\n", t);
+        printed++;
+        if (end) break;
+    }
+    fclose(f);
+    return printed > 0;
+}
+
+/* 1 when the answer is to stop */
+static int wait_enter(int autorun)
+{
+    char buf[64];
+    if (autorun || !isatty(0)) return 0;
+    fprintf(stderr, "-- Enter: next step, q: stop -- ");
+    fflush(stderr);
+    if (!fgets(buf, sizeof buf, stdin)) return 1;
+    return buf[0] == 'q' || buf[0] == 'Q';
+}
+
+static size_t step_index(const kit_ladder *L, const char *name)
+{
+    size_t i;
+    for (i = 0; i < L->count; i++)
+        if (!strcmp(L->step(L, i)->name, name)) return i;
+    return (size_t)-1;
+}
+
+typedef struct walk_opts {
+    int cpu_mode, autorun;
+    const char *from, *only;
+} walk_opts;
+
+static void walk_line(const char *label, const step_meas *m, double copy_gbps, double base_ms, const char *verdict_s)
+{
+    char x[16] = "";
+    if (!m->done || m->unsupported || m->error) {
+        printf("  %-22s %s\n", label, m->done ? (m->unsupported ? m->why : m->why) : "not run");
+        return;
+    }
+    if (base_ms > 0) snprintf(x, sizeof x, "%.2fx", base_ms / m->ms);
+    printf("  %-22s %9.4f ms %8.1f GB/s %6.1f %% of copy %8s  %s\n", label, m->ms, m->gbps, 100.0 * m->gbps / copy_gbps,
+           x, verdict_s);
+}
+
+/* The presenter's walk through one ladder: for each step from o->from (or o->only alone) its
+ * lesson, then the step against its predecessor and the yardsticks at the same size. */
+static int walk_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shape *sh, const char *input,
+                       cudaStream_t s, double copy_gbps, const kit_device *d, const walk_opts *o, int *stop)
+{
+    const kit_problem *P = L->P;
+    const kit_input *in = input ? kit_input_find(P, input) : &P->inputs[0];
+    char sz[32], shape[256], label[64];
+    double bytes = L->bytes(L, 0, sh), cpu_ms = 0;
+    const double items = P->items ? P->items(P, sh) : (double)sh->n;
+    kit_ctx *ctx = NULL;
+    step_meas *m;
+    size_t i, first = 0, ngpu = 0, k = 0, nr = 0;
+    int status = 0, counts[4] = {0, 0, 0, 0};
+    demo_row rows[DEMO_ROWS];
+    cudaError_t e;
+
+    if (!in) return 0;
+    if (o->from && (first = step_index(L, o->from)) == (size_t)-1) return 0;
+    if (o->only && step_index(L, o->only) == (size_t)-1) return 0;
+    m = (step_meas *)calloc(L->count, sizeof *m);
+    if (!m) return 1;
+    note("%s: inputs and the CPU reference at n = %s", L->id, kit_size_str(sh->n, sz, sizeof sz));
+    e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx);
+    note_done();
+    if (e != cudaSuccess) {
+        fprintf(stderr, "ch%s walk %s: %s\n", c->id, L->id, cudaGetErrorString(e));
+        kit_ctx_free(ctx);
+        free(m);
+        return 1;
+    }
+    bytes = kit_ctx_bytes(ctx, 0);
+    printf("Chapter %s (%s), %s: a walk up the ladder on %s, n = %s%s%s, input %s; cudaMemcpy D2D = %.0f GB/s\n\n",
+           c->id, c->title, L->title, d->name, kit_size_str(sh->n, sz, sizeof sz), P->naxes ? " " : "",
+           kit_shape_str(P, sh, shape, sizeof shape), in->name, copy_gbps);
+    printf("The serial CPU baseline%s:\n", P->ncpu > 1 ? "s" : "");
+    printf("%-18s %9s %8s %6s %10s %7s %8s %4s %7s %6s %-8s %s\n", "", "ms", "GB/s", "%copy", "G items/s", "", "x CPU",
+           "", "", "", "", "");
+    cpu_rows_print(c, ctx, P, sh, o->cpu_mode, bytes, items, copy_gbps, &cpu_ms, rows, &nr, counts);
+    cpu_footer(counts);
+    printf("\n");
+    /* the yardsticks first: every step is shown against them */
+    for (i = 0; i < L->count; i++)
+        if (L->step(L, i)->kind == KIT_STEP_YARDSTICK && sh->n <= kit_step_max_n(L, i)) {
+            note("yardstick %s", L->step(L, i)->name);
+            measure_step(ctx, L, i, s, &m[i]);
+            note_done();
+            if (m[i].status == 1) status = 1;
+        }
+    for (i = 0; i < L->count; i++)
+        if (L->step(L, i)->kind == KIT_STEP_GPU) ngpu++;
+    for (i = 0; i < L->count && status != 1 && !*stop; i++) {
+        const kit_step_info *si = L->step(L, i);
+        size_t prev = (size_t)-1, j;
+        if (si->kind != KIT_STEP_GPU) continue;
+        k++;
+        if (i < first || (o->only && strcmp(si->name, o->only))) continue;
+        if (sh->n > kit_step_max_n(L, i)) continue;
+        for (j = i; j-- > 0;)
+            if (L->step(L, j)->kind == KIT_STEP_GPU && sh->n <= kit_step_max_n(L, j)) {
+                prev = j;
+                break;
+            }
+        printf("=== step %zu of %zu: %s - %s (%s)\n", k, ngpu, si->name, si->what, si->file ? si->file : "");
+        if (!print_lesson(si->file)) printf("  (%s: not found from here; run from the kit's root)\n", si->file);
+        printf("\n");
+        if (prev != (size_t)-1 && !m[prev].done) {
+            note("%s (the step before)", L->step(L, prev)->name);
+            measure_step(ctx, L, prev, s, &m[prev]);
+            note_done();
+        }
+        note("%s", si->name);
+        measure_step(ctx, L, i, s, &m[i]);
+        note_done();
+        if (m[i].status > status) status = m[i].status;
+        if (prev != (size_t)-1) {
+            snprintf(label, sizeof label, "before: %s", L->step(L, prev)->name);
+            walk_line(label, &m[prev], copy_gbps, 0, verdict(L->step(L, prev), &m[prev]));
+        }
+        snprintf(label, sizeof label, "now:    %s", si->name);
+        walk_line(label, &m[i], copy_gbps, prev != (size_t)-1 && m[prev].ms > 0 ? m[prev].ms : 0, verdict(si, &m[i]));
+        for (j = 0; j < L->count; j++)
+            if (L->step(L, j)->kind == KIT_STEP_YARDSTICK && m[j].done) {
+                snprintf(label, sizeof label, "yardstick: %s", L->step(L, j)->name);
+                walk_line(label, &m[j], copy_gbps, 0, verdict(L->step(L, j), &m[j]));
+            }
+        if (m[i].done && !m[i].unsupported && !m[i].error) {
+            printf("  => %s%.2fx the step before", prev != (size_t)-1 && m[prev].ms > 0 ? "" : "(first step) ",
+                   prev != (size_t)-1 && m[prev].ms > 0 ? m[prev].ms / m[i].ms : 1.0);
+            if (cpu_ms > 0) printf(", %.1fx the CPU", cpu_ms / m[i].ms);
+            for (j = 0; j < L->count; j++)
+                if (L->step(L, j)->kind == KIT_STEP_YARDSTICK && m[j].done && m[j].ms > 0)
+                    printf(", %.2fx %s", m[j].ms / m[i].ms, L->step(L, j)->name);
+            printf("; %s\n", m[i].ok ? "verified against the CPU reference" : verdict(si, &m[i]));
+            if (m[i].status == 3) printf("  %s\n", m[i].msg);
+        }
+        printf("\n");
+        fflush(stdout);
+        if (wait_enter(o->autorun)) *stop = 1;
+    }
+    for (i = 0; i < L->count; i++) /* the picture: every step measured */
+        if (m[i].done && nr < DEMO_ROWS && L->step(L, i)->kind != KIT_STEP_YARDSTICK) {
+            demo_row *r = &rows[nr++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->name, sizeof r->name, "%s", L->step(L, i)->name);
+            r->kind = ROW_STEP;
+            r->ms = m[i].ms;
+            r->gbps = m[i].unsupported || m[i].error || m[i].status == 3 ? 0 : m[i].gbps;
+            if (m[i].unsupported) snprintf(r->mark, sizeof r->mark, "skipped on this GPU");
+        }
+    for (i = 0; i < L->count; i++)
+        if (m[i].done && nr < DEMO_ROWS && L->step(L, i)->kind == KIT_STEP_YARDSTICK) {
+            demo_row *r = &rows[nr++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->name, sizeof r->name, "%s", L->step(L, i)->name);
+            r->kind = ROW_YARD;
+            r->ms = m[i].ms;
+            r->gbps = m[i].unsupported || m[i].error ? 0 : m[i].gbps;
+        }
+    if (no_display()) text_chart(L->title, rows, nr, copy_gbps, "GB/s: bytes moved / time");
+    figure_rows(L, rows, nr, copy_gbps, d->name, sh->n);
+    kit_ctx_free(ctx);
+    free(m);
+    return status;
 }
 
 /* --n SIZE, --input NAME and --AXIS VALUE for demo and profile; 0 on success, else 2 */
@@ -561,8 +1037,46 @@ static int shape_args(const kit_chapter *c, const char *cmd, int argc, char **ar
     return 0;
 }
 
-static int cmd_demo(const kit_chapter *c, int argc, char **argv)
+/* demo's and walk's own options taken out of argv (the rest goes to shape_args); 0 or 2 */
+static int take_opts(const kit_chapter *c, const char *cmd, int *argc, char **argv, int *cpu_mode, int *autorun,
+                     const char **from, const char **only)
 {
+    int a, k = 0;
+    for (a = 0; a < *argc; a++) {
+        const char *v = a + 1 < *argc ? argv[a + 1] : NULL;
+        if (!strcmp(argv[a], "--cpu")) {
+            if ((*cpu_mode = cpu_mode_arg(c, cmd, v)) < 0) return 2;
+            a++;
+        } else if (autorun && !strcmp(argv[a], "--auto")) {
+            *autorun = 1;
+        } else if (from && (!strcmp(argv[a], "--from") || !strcmp(argv[a], "--step"))) {
+            if (!v || !*v) {
+                fprintf(stderr, "ch%s %s: %s needs a step name (see: ch%s steps)\n", c->id, cmd, argv[a], c->id);
+                return 2;
+            }
+            if (!strcmp(argv[a], "--from")) *from = v;
+            else *only = v;
+            a++;
+        } else {
+            argv[k++] = argv[a];
+        }
+    }
+    *argc = k;
+    return 0;
+}
+
+/* the chapter's main ladders hold a step of that name */
+static int known_step(const kit_chapter *c, const char *name)
+{
+    size_t l;
+    for (l = 0; l < nmain(c); l++)
+        if (step_index(c->ladders[l], name) != (size_t)-1) return 1;
+    return 0;
+}
+
+static int demo_or_walk(const kit_chapter *c, int argc, char **argv, int walk)
+{
+    const char *cmd = walk ? "walk" : "demo";
     const kit_device *d;
     size_t n = c->demo_n, l;
     const char *input = NULL;
@@ -571,27 +1085,61 @@ static int cmd_demo(const kit_chapter *c, int argc, char **argv)
     kit_bench shape_src;
     cudaStream_t s;
     cudaError_t e;
-    int status = 0;
+    int status = 0, stop = 0;
+    demo_opts dopt = {KIT_CPU_CACHED};
+    walk_opts wopt = {KIT_CPU_CACHED, 0, NULL, NULL};
 
-    if (shape_args(c, "demo", argc, argv, &n, &input, axes, sizeof axes)) return 2;
-    if (!kit_gpu_available(why, sizeof why)) {
-        fprintf(stderr, "ch%s demo: %s: the demo times GPU steps and needs one\n", c->id, why);
+    if (take_opts(c, cmd, &argc, argv, &dopt.cpu_mode, walk ? &wopt.autorun : NULL, walk ? &wopt.from : NULL,
+                  &wopt.only))
+        return 2;
+    wopt.cpu_mode = dopt.cpu_mode;
+    if (shape_args(c, cmd, argc, argv, &n, &input, axes, sizeof axes)) return 2;
+    if ((wopt.from && !known_step(c, wopt.from)) || (wopt.only && !known_step(c, wopt.only))) {
+        fprintf(stderr, "ch%s walk: no step '%s' in the chapter's ladders (see: ch%s steps)\n", c->id,
+                wopt.from ? wopt.from : wopt.only, c->id);
         return 2;
     }
+    if (!kit_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "ch%s %s: %s: the %s times GPU steps and needs one\n", c->id, cmd, why, cmd);
+        return 2;
+    }
+    g_tty = isatty(2);
+    g_t0 = kit_wall_seconds();
+    note("the GPU and its copy bandwidth");
     if ((e = kit_device_get(&d)) != cudaSuccess || (e = cudaStreamCreate(&s)) != cudaSuccess ||
         (e = kit_copy_probe((size_t)1 << 26, s, 10, &copy_gbps)) != cudaSuccess) {
-        fprintf(stderr, "ch%s demo: %s\n", c->id, cudaGetErrorString(e));
+        note_done();
+        fprintf(stderr, "ch%s %s: %s\n", c->id, cmd, cudaGetErrorString(e));
         return 1;
     }
+    note_done();
+    figure_open(c, d->name, copy_gbps, cmd);
     memset(&shape_src, 0, sizeof shape_src);
     shape_src.axes = axes[0] ? axes : NULL;
-    for (l = 0; l < nmain(c) && status != 1; l++) {
+    for (l = 0; l < nmain(c) && status != 1 && !stop; l++) {
         const kit_shape sh = kit_bench_shape(&shape_src, c->ladders[l]->P, n);
-        int r = demo_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d);
+        int r;
+        if (walk && ((wopt.from && step_index(c->ladders[l], wopt.from) == (size_t)-1) ||
+                     (wopt.only && step_index(c->ladders[l], wopt.only) == (size_t)-1)))
+            continue; /* the named step is another ladder's */
+        r = walk ? walk_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &wopt, &stop)
+                 : demo_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &dopt);
         if (r > status) status = r;
     }
+    figure_close();
+    if (g_tty) fprintf(stderr, "ch%s %s: %.1f s\n", c->id, cmd, kit_wall_seconds() - g_t0);
     cudaStreamDestroy(s);
     return status;
+}
+
+static int cmd_demo(const kit_chapter *c, int argc, char **argv)
+{
+    return demo_or_walk(c, argc, argv, 0);
+}
+
+static int cmd_walk(const kit_chapter *c, int argc, char **argv)
+{
+    return demo_or_walk(c, argc, argv, 1);
 }
 
 /* ---------------------------------------------------------------- profile */
@@ -742,6 +1290,7 @@ int kit_chapter_main(const kit_chapter *c, int argc, char **argv)
     }
     if (!strcmp(cmd, "bench")) return cmd_bench(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(c, argc - 2, argv + 2);
+    if (!strcmp(cmd, "walk")) return cmd_walk(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "sanitize") && argc == 2) return cmd_sanitize(c);
     if (!strcmp(cmd, "profile")) return cmd_profile(c, argc - 2, argv + 2);
     fprintf(stderr, "ch%s: unknown command '%s'\n\n", c->id, cmd);

@@ -347,7 +347,11 @@ typedef struct kit_cpu {
     void (*prepare)(const kit_problem *P, kit_host *h, const kit_shape *sh);
     const char *phase; /* the phase its rows report (NULL: "run") */
     const char *param; /* the rows' param column (NULL: "serial CPU baseline") */
+    int cost;          /* its time against n (kit_cpu_cost; 0: linear), to scale a smaller size's time */
 } kit_cpu;
+
+/* How a CPU baseline's time grows with n: what scales a time measured at a smaller size */
+enum kit_cpu_cost { KIT_COST_N = 0, KIT_COST_NLOGN, KIT_COST_N2 };
 
 struct kit_problem {
     const char *name;              /* "copy", "scan-u32" ... */
@@ -470,6 +474,53 @@ double kit_ctx_bytes(const kit_ctx *c, size_t i);
  * nothing; the timing is then zero runs. */
 void kit_ctx_cpu(kit_ctx *c, int v);
 void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t);
+
+/* ------------------------------------------------ CPU rows: measured, cached or estimated
+ * A one-core baseline can take a minute at the sizes the GPU steps are shown at.  Its time is
+ * measured once per machine and program build and kept in a cache file (KIT_CPU_CACHE, else
+ * $BUILDROOT/cpu-cache.tsv, else build/cpu-cache.tsv), or, where a measurement would cost more than
+ * a budget, scaled from the largest size measured by its cost model (kit_cpu.cost) and marked so.
+ * --cpu measure|cached|none chooses (cached is the default of demo, walk and bench). */
+enum kit_cpu_mode { KIT_CPU_CACHED = 0, KIT_CPU_MEASURE, KIT_CPU_NONE };
+/* how a row's number came about */
+enum kit_cpu_how { KIT_CPU_MEASURED = 0, KIT_CPU_FROM_CACHE, KIT_CPU_ESTIMATED, KIT_CPU_ABSENT };
+/* what a cached time is for; n is the size, shape the rest of the problem's shape */
+typedef struct kit_cpu_key {
+    const char *chapter, *problem, *baseline, *input, *shape;
+    size_t n;
+} kit_cpu_key;
+typedef struct kit_cpu_time {
+    kit_timing t;   /* t.ms_median: the row's time (measured, cached or estimated) */
+    int how;        /* kit_cpu_how */
+    size_t from_n;  /* ESTIMATED: the size it was scaled from */
+    long long when; /* FROM_CACHE: when it was measured (Unix time) */
+} kit_cpu_time;
+/* The cache file in use, and this machine's and program's identities as the cache records
+ * them (the CPU model and its logical CPU count; the program file's size and time). */
+const char *kit_cpu_cache_path(void);
+const char *kit_cpu_machine(void);
+const char *kit_cpu_build(void);
+/* Look k up in the cache at path for machine and build: 1 and *ms, *when from the newest valid
+ * entry; 0 when there is none.  Entries of another machine or build, or older than
+ * KIT_CPU_CACHE_DAYS (30) days, are never used; a line that does not parse or whose checksum
+ * fails is skipped with one warning on stderr per file. */
+int kit_cpu_cache_get(const char *path, const kit_cpu_key *k, const char *machine, const char *build,
+                      double *ms, long long *when);
+/* The largest n below k->n with a valid entry (all else equal): 1, *n and *ms; else 0. */
+int kit_cpu_cache_below(const char *path, const kit_cpu_key *k, const char *machine, const char *build,
+                        size_t *n, double *ms);
+/* Append an entry (one write); 0 on success, -1 when the file cannot be written (said once). */
+int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machine, const char *build,
+                      double ms);
+/* Time at n of a baseline with cost model cost, from ms at n0 */
+double kit_cpu_scale(int cost, double ms, size_t n0, size_t n);
+/* CPU row v of the context's problem by mode: cached (a valid cache entry, else an estimate when
+ * a smaller size's time predicts more than budget_s, else measured and cached), measure (always
+ * measured, and cached) or none (*out->how = ABSENT).  chapter names the cache entries. */
+void kit_ctx_cpu_row(kit_ctx *c, const char *chapter, int v, int mode, int reps, double budget_s,
+                     kit_cpu_time *out);
+/* The expected seconds of that row when it would be measured now (0: unknown). */
+double kit_ctx_cpu_guess(kit_ctx *c, const char *chapter, int v);
 /* The estimate of a full run from a timed prefix: full_ms = prefix_ms * this ratio
  * (L->cost(full) / L->cost(prefix), or full.n / prefix.n without a cost function). */
 double kit_ladder_cost_ratio(const kit_ladder *L, size_t i, const kit_shape *full,
@@ -553,6 +604,7 @@ typedef struct kit_bench {
                            * rows of that phase; the phases before it run in the check, untimed); NULL: all */
     const char *cpus;     /* set by an experiment: the CPU rows it times, by name ("a,b"); NULL: all */
     int no_cpu;           /* --cpu none: no CPU rows at all (the reference still checks every step) */
+    int cpu_mode;         /* kit_cpu_mode (--cpu): how CPU rows are timed */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */

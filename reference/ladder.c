@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Guard zone before and after every device output, in bytes (a multiple of 256, so an
  * output keeps the base allocation's alignment). */
 #define GUARD 1024
+#define PHASE_BUDGET_MS 1000.0 /* kit_ladder_measure_phase: the runs of a slow phase */
 #define PIN_MIN ((size_t)16 << 20) /* outputs this large get page-locked host copies */
 
 /* ------------------------------------------------------------ shapes */
@@ -448,7 +450,22 @@ cudaError_t kit_ladder_measure_phase(kit_ctx *c, size_t i, cudaStream_t s, int w
          * ran every phase in order), so a seconds-long CPU-side build is not run a second time */
         for (q = 0; q < ph && only < 0; q++) KIT_TRY(kit_ctx_launch(c, i, q, 0, s));
         la.ph = ph;
-        KIT_TRY(kit_time_gpu(launch_phase, &la, s, warmup, reps, &t[ph]));
+        if (warmup > 0 && reps > 3) {
+            /* one warm-up run, timed: a phase whose run takes long (a CPU-side tree build of 10^6
+             * points, a one-bit sort of 2^28 keys) gets fewer runs, about a second in all but never
+             * fewer than 3 timed ones, so that a demo at the lesson's size stays short */
+            kit_timing probe;
+            int w = warmup - 1, r = reps;
+            KIT_TRY(kit_time_gpu(launch_phase, &la, s, 0, 1, &probe));
+            if (probe.ms_median * (w + r) > PHASE_BUDGET_MS) {
+                w = 0;
+                r = (int)(PHASE_BUDGET_MS / (probe.ms_median > 1e-3 ? probe.ms_median : 1e-3));
+                r = r < 3 ? 3 : r > reps ? reps : r;
+            }
+            KIT_TRY(kit_time_gpu(launch_phase, &la, s, w, r, &t[ph]));
+        } else {
+            KIT_TRY(kit_time_gpu(launch_phase, &la, s, warmup, reps, &t[ph]));
+        }
     }
     return cudaSuccess;
 }
@@ -711,30 +728,99 @@ void kit_ctx_time_cpu(kit_ctx *c, int v, int reps, double max_s, kit_timing *t)
     kit_time_cpu(run_cpu, &a, reps, max_s, t);
 }
 
+static kit_cpu_key cpu_key(const kit_ctx *c, const char *chapter, int v, char *shape, size_t len)
+{
+    kit_cpu_key k;
+    k.chapter = chapter ? chapter : "";
+    k.problem = c->P->name;
+    k.baseline = c->P->cpu[v].name;
+    k.input = c->in->name;
+    k.shape = kit_shape_str(c->P, &c->sh, shape, len);
+    k.n = c->sh.n;
+    return k;
+}
+
+double kit_ctx_cpu_guess(kit_ctx *c, const char *chapter, int v)
+{
+    char shape[256];
+    const kit_cpu_key k = cpu_key(c, chapter, v, shape, sizeof shape);
+    const char *path = kit_cpu_cache_path();
+    double ms;
+    long long when;
+    size_t n0;
+    if (!c->P->cpu[v].run || kit_cpu_cache_get(path, &k, kit_cpu_machine(), kit_cpu_build(), &ms, &when)) return 0;
+    if (!kit_cpu_cache_below(path, &k, kit_cpu_machine(), kit_cpu_build(), &n0, &ms)) return 0;
+    return kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n) / 1e3;
+}
+
+void kit_ctx_cpu_row(kit_ctx *c, const char *chapter, int v, int mode, int reps, double budget_s,
+                     kit_cpu_time *out)
+{
+    char shape[256];
+    const kit_cpu_key k = cpu_key(c, chapter, v, shape, sizeof shape);
+    const char *path = kit_cpu_cache_path(), *mach = kit_cpu_machine(), *build = kit_cpu_build();
+    double ms;
+    size_t n0;
+    memset(out, 0, sizeof *out);
+    if (mode == KIT_CPU_NONE || !c->P->cpu[v].run) {
+        out->how = KIT_CPU_ABSENT;
+        return;
+    }
+    if (mode == KIT_CPU_CACHED) {
+        if (kit_cpu_cache_get(path, &k, mach, build, &ms, &out->when)) {
+            out->how = KIT_CPU_FROM_CACHE;
+            out->t.ms_median = out->t.ms_min = ms;
+            out->t.reps = 1;
+            return;
+        }
+        if (kit_cpu_cache_below(path, &k, mach, build, &n0, &ms) &&
+            kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n) > budget_s * 1e3) {
+            out->how = KIT_CPU_ESTIMATED;
+            out->from_n = n0;
+            out->t.ms_median = out->t.ms_min = kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n);
+            return;
+        }
+    }
+    kit_ctx_time_cpu(c, v, reps, budget_s < 2.0 ? budget_s : 2.0, &out->t);
+    out->how = KIT_CPU_MEASURED;
+    if (out->t.reps > 0) kit_cpu_cache_put(path, &k, mach, build, out->t.ms_median);
+}
+
 static void cpu_rows(kit_bench *b, kit_ctx *c)
 {
     const kit_problem *P = c->P;
-    char name[64], shape[256], unit[64];
+    char name[64], shape[256], unit[64], param[512];
     size_t v;
     for (v = 0; v < P->ncpu && !b->no_cpu; v++) {
         const kit_cpu *u = &P->cpu[v];
+        kit_cpu_time ct;
         kit_timing t;
         kit_row r;
         if (u->max_n && c->sh.n > u->max_n) continue;
         if (timed_phase(b, P) >= 0 && strcmp(u->phase ? u->phase : "run", b->phase))
             continue; /* a baseline of another phase: not timed here */
         if (!kit_name_in_list(b->cpus, u->name)) continue; /* not one this experiment times */
-        if (u->run) kit_ctx_time_cpu(c, (int)v, b->quick ? 2 : 5, 0.5, &t);
+        kit_ctx_cpu_row(c, b->chapter, (int)v, b->cpu_mode, b->quick ? 2 : 5, b->quick ? 0.25 : 2.0, &ct);
+        t = ct.t;
         snprintf(name, sizeof name, "cpu-%s", u->name);
         snprintf(unit, sizeof unit, "%s/s", P->unit ? P->unit : "elements");
         memset(&r, 0, sizeof r);
         r.step = name;
         r.param = u->param ? u->param : "serial CPU baseline";
+        if (ct.how == KIT_CPU_FROM_CACHE || ct.how == KIT_CPU_ESTIMATED) { /* said in the row */
+            char when[32] = "", from[32];
+            const time_t w = (time_t)ct.when;
+            struct tm tmv;
+            if (ct.how == KIT_CPU_FROM_CACHE && localtime_r(&w, &tmv)) strftime(when, sizeof when, "%Y-%m-%d", &tmv);
+            snprintf(param, sizeof param, "%s (%s %s)", r.param, ct.how == KIT_CPU_FROM_CACHE ? "cached" : "est. from n =",
+                     ct.how == KIT_CPU_FROM_CACHE ? when : kit_size_str(ct.from_n, from, sizeof from));
+            r.param = param;
+        }
         r.input = c->in->name;
         r.shape = kit_shape_str(P, &c->sh, shape, sizeof shape);
         r.phase = u->phase ? u->phase : "run";
         r.unit = unit;
-        r.verified = u->run ? "ok" : "absent";
+        r.verified = !u->run ? "absent" : ct.how == KIT_CPU_ESTIMATED ? "est." : "ok";
         r.n = c->sh.n;
         r.bytes = kit_ctx_bytes(c, 0);
         r.items = items_of(P, &c->sh);

@@ -1,9 +1,11 @@
 /* test_00_reference.c - the shared harness itself (CPU only). */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kit_test.h"
@@ -412,7 +414,10 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     b.outdir = dir;
     b.gpu = 0;
     b.quick = 1;
+    b.cpu_mode = KIT_CPU_MEASURE; /* every row timed now (a cache entry would change the param) */
     snprintf(path, sizeof path, "%s/cpu.csv", dir);
+    snprintf(line, sizeof line, "%s/cache.tsv", dir);
+    setenv("KIT_CPU_CACHE", line, 1); /* this test's own cache, removed below */
     f = cpu_sweep(&b, sizes, path);
     while (fgets(line, sizeof line, f)) {
         rows++;
@@ -469,6 +474,163 @@ Test(ch00_reference, cpu_baselines_sizes_and_costs)
     cr_assert_eq(rows, 1 + 3, "header and cpu-missing at three sizes");
     b.cpus = NULL;
     b.phase = NULL;
+    remove(path);
+    remove(getenv("KIT_CPU_CACHE"));
+    rmdir(dir);
+}
+
+/* The CPU rows' cache: found for its machine and build only, never when too old, a corrupt line
+ * skipped with a warning, the largest smaller size for an estimate, and the row's choice between
+ * cached, estimated and measured. */
+static int cache_get(const char *path, const kit_cpu_key *k, const char *m, const char *b, double *ms)
+{
+    long long when = 0;
+    return kit_cpu_cache_get(path, k, m, b, ms, &when);
+}
+
+Test(ch00_reference, cpu_cache_entries)
+{
+    char dir[] = "/tmp/kit_cache_XXXXXX", path[1100], errp[1100], text[4096], line[2048];
+    kit_cpu_key k = {"00", "toy2", "serial", "linear", "k=4", 1000};
+    double ms = 0;
+    size_t n = 0;
+    FILE *f;
+    int saved, fd;
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/sub/cache.tsv", dir); /* its folder is made on the first write */
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 0, "an absent file holds nothing");
+    cr_assert_eq(kit_cpu_cache_put(path, &k, "M1", "B1", 12.5), 0);
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 1);
+    cr_assert_float_eq(ms, 12.5, 1e-12);
+    cr_assert_eq(cache_get(path, &k, "M2", "B1", &ms), 0, "another machine's entry was used");
+    cr_assert_eq(cache_get(path, &k, "M1", "B2", &ms), 0, "another build's entry was used");
+    k.input = "random";
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 0, "another input's entry was used");
+    k.input = "linear";
+    k.n = 1001;
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 0, "another size's entry was used");
+    /* the newest entry wins; the largest smaller size is the estimate's base */
+    k.n = 1000;
+    cr_assert_eq(kit_cpu_cache_put(path, &k, "M1", "B1", 13.0), 0);
+    k.n = 4000;
+    cr_assert_eq(kit_cpu_cache_put(path, &k, "M1", "B1", 60.0), 0);
+    k.n = 1000;
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 1);
+    cr_assert_float_eq(ms, 13.0, 1e-12);
+    k.n = 100000;
+    cr_assert_eq(kit_cpu_cache_below(path, &k, "M1", "B1", &n, &ms), 1);
+    cr_assert_eq(n, 4000);
+    cr_assert_float_eq(ms, 60.0, 1e-12);
+    k.n = 1000;
+    cr_assert_eq(kit_cpu_cache_below(path, &k, "M1", "B1", &n, &ms), 0, "nothing below the smallest size");
+    /* corrupt lines: a torn one, a foreign format, and a valid line with its time changed */
+    f = fopen(path, "r");
+    cr_assert(f);
+    cr_assert(fgets(line, sizeof line, f) != NULL);
+    fclose(f);
+    {
+        char *ms_field = strstr(line, "\t12.5\t");
+        cr_assert(ms_field != NULL, "the first entry: %s", line);
+        ms_field[2] = '9'; /* 12.5 -> 19.5, the checksum unchanged */
+    }
+    f = fopen(path, "a");
+    cr_assert(f);
+    fputs("kitcpu1\tM1\tB1\t00\ttoy2\n", f);
+    fputs("not a cache line at all\n", f);
+    fputs(line, f);
+    fclose(f);
+    snprintf(errp, sizeof errp, "%s/stderr.txt", dir);
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    ms = 0;
+    fd = cache_get(path, &k, "M1", "B1", &ms);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    cr_assert_eq(fd, 1);
+    cr_assert_float_eq(ms, 13.0, 1e-12, "a tampered line was used: %g", ms);
+    f = fopen(errp, "r");
+    cr_assert(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    cr_assert(strstr(text, "3 corrupt line(s) ignored") != NULL, "the warning: '%s'", text);
+    /* too old: with a limit of about 0.09 s, an entry of over a second ago is no longer used */
+    setenv("KIT_CPU_CACHE_DAYS", "0.000001", 1);
+    {
+        const struct timespec pause = {1, 200000000L}; /* times are whole seconds */
+        nanosleep(&pause, NULL);
+    }
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 0, "a stale entry was used");
+    unsetenv("KIT_CPU_CACHE_DAYS");
+    cr_assert_eq(cache_get(path, &k, "M1", "B1", &ms), 1);
+    /* the cost models */
+    cr_assert_float_eq(kit_cpu_scale(KIT_COST_N, 2.0, 1000, 4000), 8.0, 1e-9);
+    cr_assert_float_eq(kit_cpu_scale(KIT_COST_N2, 2.0, 1000, 4000), 32.0, 1e-9);
+    cr_assert_float_eq(kit_cpu_scale(KIT_COST_NLOGN, 2.0, 1024, 4096), 2.0 * 4 * 12.0 / 10.0, 1e-9);
+    remove(errp);
+    remove(path);
+    snprintf(path, sizeof path, "%s/sub", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+Test(ch00_reference, cpu_rows_cached_estimated_measured)
+{
+    char dir[] = "/tmp/kit_rows_XXXXXX", path[1100], shape[256];
+    const kit_shape sh = kit_shape_default(&toy2, 1000);
+    kit_ctx *c = NULL;
+    kit_cpu_time ct;
+    kit_cpu_key k = {"00", "toy2", "serial", "linear", NULL, 1000};
+    double ms;
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/cache.tsv", dir);
+    setenv("KIT_CPU_CACHE", path, 1);
+    cr_assert_str_eq(kit_cpu_cache_path(), path);
+    k.shape = kit_shape_str(&toy2, &sh, shape, sizeof shape);
+    cr_assert_eq(kit_ctx_new(&toy_ladder2, &sh, kit_input_find(&toy2, "linear"), 1, 0, &c), cudaSuccess);
+    /* nothing known: measured, and kept */
+    kit_ctx_cpu_row(c, "00", 0, KIT_CPU_CACHED, 2, 1.0, &ct);
+    cr_assert_eq(ct.how, KIT_CPU_MEASURED);
+    cr_assert(ct.t.reps >= 1);
+    cr_assert_eq(cache_get(path, &k, kit_cpu_machine(), kit_cpu_build(), &ms), 1, "the measurement was not kept");
+    /* known: taken from the cache, nothing run */
+    kit_cpu_cache_put(path, &k, kit_cpu_machine(), kit_cpu_build(), 777.0);
+    kit_ctx_cpu_row(c, "00", 0, KIT_CPU_CACHED, 2, 1.0, &ct);
+    cr_assert_eq(ct.how, KIT_CPU_FROM_CACHE);
+    cr_assert_float_eq(ct.t.ms_median, 777.0, 1e-9);
+    cr_assert(ct.when > 0);
+    /* measure: timed now whatever the cache holds */
+    kit_ctx_cpu_row(c, "00", 0, KIT_CPU_MEASURE, 2, 1.0, &ct);
+    cr_assert_eq(ct.how, KIT_CPU_MEASURED);
+    cr_assert(ct.t.ms_median < 777.0);
+    /* none, and an absent baseline: no row */
+    kit_ctx_cpu_row(c, "00", 0, KIT_CPU_NONE, 2, 1.0, &ct);
+    cr_assert_eq(ct.how, KIT_CPU_ABSENT);
+    kit_ctx_cpu_row(c, "00", 3, KIT_CPU_CACHED, 2, 1.0, &ct);
+    cr_assert_eq(ct.how, KIT_CPU_ABSENT);
+    kit_ctx_free(c);
+    /* a larger size whose time a smaller one predicts beyond the budget: estimated (linear model) */
+    {
+        const kit_shape big = kit_shape_default(&toy2, 4000);
+        k.n = 2000;
+        k.shape = kit_shape_str(&toy2, &big, shape, sizeof shape);
+        kit_cpu_cache_put(path, &k, kit_cpu_machine(), kit_cpu_build(), 5000.0);
+        cr_assert_eq(kit_ctx_new(&toy_ladder2, &big, kit_input_find(&toy2, "linear"), 1, 0, &c), cudaSuccess);
+        cr_assert_float_eq(kit_ctx_cpu_guess(c, "00", 0), 10.0, 1e-9, "5 s at 2000 -> 10 s at 4000");
+        kit_ctx_cpu_row(c, "00", 0, KIT_CPU_CACHED, 2, 1.0, &ct);
+        cr_assert_eq(ct.how, KIT_CPU_ESTIMATED);
+        cr_assert_eq(ct.from_n, 2000);
+        cr_assert_float_eq(ct.t.ms_median, 10000.0, 1e-6);
+        /* within the budget it is measured instead */
+        kit_ctx_cpu_row(c, "00", 0, KIT_CPU_CACHED, 2, 60.0, &ct);
+        cr_assert_eq(ct.how, KIT_CPU_MEASURED);
+        kit_ctx_free(c);
+    }
+    unsetenv("KIT_CPU_CACHE");
     remove(path);
     rmdir(dir);
 }

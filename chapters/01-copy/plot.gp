@@ -79,3 +79,47 @@ if (have('map')) {
         unset logscale x; set format x '%g'; set key inside right bottom
     }
 }
+
+# The document's numbers beside ours (reference/published/01-copy.csv), both as % of the same
+# GPU's cudaMemcpy D2D: ours is the pct_copy column (the copy-bandwidth row of the same CSV), the
+# document's GB/s is divided by the cudaMemcpy of its Titan (about 231 GB/s, the text of Fig. 5.10)
+# and its "% of peak" first multiplied by the Titan's peak.  Ours at n = 2^24, the document's n.
+pub = 'reference/published/01-copy.csv'
+pubv(fg, g, s) = real(system(sprintf("tools/csvq %s figure=%s 'gpu=%s' 'series=%s' -- value | head -n 1", pub, fg, g, s)))
+pubxy(fg, g, s) = sprintf("< tools/csvq %s figure=%s 'gpu=%s' 'series=%s' -- x value", pub, fg, g, s)
+if (have('sweep') && have('blocksize') && have('residency')) {
+    fs = csv('sweep'); fb = csv('blocksize'); fr = csv('residency'); FIG = 'vs-document'
+    memcpyT = pubv('fig5.10', 'GTX Titan', 'cudaMemcpy'); peakT = pubv('peak', 'GTX Titan', 'peak bandwidth')
+    # the four copies: the document's headline (% of peak) and ours (step at 2^24)
+    array DS[4] = ['simple copy', 'Block DASk', 'Column DASk', 'Row DASk']
+    array OS[4] = ['s0_simple', 's3_batch', 's4_column_dask', 's5_row_dask']
+    array DL[4] = ['simple', 'Block', 'Column', 'Row']
+    set print $VSDOC01
+    do for [i = 1:4] {
+        o = val(fs, sprintf('step=%s n=16777216 verified=ok', OS[i]), 'pct_copy')
+        print sprintf('%d %s %.2f "%s\n%s"', i, o eq '' ? 'NaN' : o, pubv('headline', 'GTX Titan', DS[i]) * peakT / memcpyT, DL[i], substr(OS[i], 1, 2))
+    }
+    unset print
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1,3 title sprintf("Chapter 01, copy: the document (Brown ch. 4-5, GTX Titan) beside ours (%s),\nboth as %% of the same GPU's cudaMemcpy D2D (document: GB/s / 231 GB/s, its cudaMemcpy in Fig. 5.10)", gpu_of(fs))
+        set datafile separator whitespace
+        set title '(a) the four copies (document: sec. 4 headline)'
+        set ylabel '% of cudaMemcpy D2D (same GPU)'; set yrange [0:115]; set xrange [0.4:4.6]; set key inside left top font ',9'
+        set style fill solid 0.4; set boxwidth 0.35; set xtics font ',8'
+        plot $VSDOC01 using ($1 - 0.18):2:xtic(4) with boxes lc 1 title 'ours, n = 2^24', \
+             '' using ($1 + 0.18):3 with boxes lc 2 title 'document: % of peak x 288.4 / 231'
+        set datafile separator ','
+        set style fill empty; set xtics autofreq font ''
+        set title '(b) block size (Fig. 5.10), n = 2^24'
+        set xlabel 'threads per block'; set xrange [0:1056]; set xtics 256; set key inside right bottom font ',8'
+        plot rows(fb, 's3_batch') using (pval('tbs')):PCT with linespoints lc 1 title 'ours: s3_batch', \
+             pubxy('fig5.10', 'GTX Titan', 'best block size') using 1:(100 * $2 / memcpyT) with points pt 7 ps 1.5 lc 2 title 'document: its best, 216 GB/s at 128'
+        set title '(c) blocks per SM, forced (Fig. 5.11)'
+        set xlabel 'resident blocks per SM'; set xrange [0.5:16.5]; set xtics 0, 2
+        plot rows(fr, 's3_batch') using (pval('blocks/SM')):PCT with linespoints lc 1 title 'ours: s3_batch, 128 threads, 2^24', \
+             pubxy('fig5.11', 'GTX Titan', 'forced residency') using 1:(100 * $2 / memcpyT) with points pt 7 ps 1.5 lc 2 title 'document: about 20 and 214 GB/s'
+        unset multiplot
+        set xrange [*:*]; set yrange [*:*]; set xtics autofreq; set xlabel; set ylabel; set key inside right bottom
+    }
+}

@@ -104,3 +104,52 @@ if (have('tune')) {
         }
     }
 }
+
+# The document's numbers beside ours, both as % of the same GPU's copy: ours is the pct_copy
+# column (cudaMemcpy D2D, the copy-bandwidth row of the same CSV); the document's GB/s are divided
+# by its own best copy on the same GPU (Table 6.4: 175.0 GB/s GTX 580, 236.3 Titan), which is how
+# its Table 6.15 computes "% of copy".  Bytes: n words for a reduce, 2n for a scan, on both sides.
+copyof(g) = real(system(sprintf("tools/csvq %s figure=table6.4 'gpu=%s' series=copy x=best -- value", pub, g)))
+if (have('pairs') && have('bank')) {
+    f = csv('pairs'); fk = csv('bank'); FIG = 'vs-document'
+    c580 = copyof('GTX 580'); cTitan = copyof('GTX Titan')
+    log2s(n) = sprintf('2^%.0f', log(real(n)) / log(2))
+    bigp = system(sprintf("tools/csvq %s %s verified=ok step=s3_row_dask -- n | sort -n | tail -n 1", f, gf))
+    bigk = system(sprintf("tools/csvq %s %s verified=ok step=s3_row_dask -- n | sort -n | tail -n 1", fk, gf))
+    # Table 6.16 (Titan scan) and ours at the largest n of `bank`, strategy by strategy
+    array BK[5] = ['pad', 'vec4', 'odd', 'low', 'high']
+    array BL[5] = ['pad & rake', '16-byte vectors', 'odd runs', '2-way conflicts', '8-way conflicts']
+    set print $VSDOC02
+    do for [i = 1:5] {
+        o = val(fk, sprintf("step=s3_row_dask n=%s verified=ok 'param~^bc=%s '", bigk, BK[i]), 'pct_copy')
+        d = real(system(sprintf("tools/csvq %s figure=table6.16 'gpu=GTX Titan' series=%s -- value", pub, BK[i])))
+        print sprintf('%d %s %.2f "%s"', i, o eq '' ? 'NaN' : o, 100 * d / cTitan, BL[i])
+    }
+    unset print
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1,3 title sprintf("Chapter 02, Row-DASk reduce and scan: the document (Brown ch. 6: GTX 580, GTX Titan, n = 2^28) beside ours (%s, n = %s),\nboth as %% of the same GPU's copy (document: GB/s / its best copy of Table 6.4; ours: / cudaMemcpy D2D)", gpu_of(f), log2s(bigp))
+        set ylabel "% of the same GPU's copy"; set yrange [0:120]; set xrange [0.5:8.5]; set xtics 1
+        set key inside right bottom font ',8' maxrows 6
+        do for [e in 'tlp ilp'] {
+            fixed = (e eq 'tlp') ? 'nWork=1' : 'nWarps=1'; knob = (e eq 'tlp') ? 'nWarps' : 'nWork'; tab = (e eq 'tlp') ? 'table6.13' : 'table6.14'
+            set title sprintf('(%s) %s: %s = 1 (Table %s)', (e eq 'tlp') ? 'a' : 'b', (e eq 'tlp') ? 'TLP' : 'ILP', (e eq 'tlp') ? 'nWork' : 'nWarps', substr(tab, 6, 9))
+            set xlabel knob
+            plot rows_with(f, 'r7_row_dask', fixed) using (pval(knob)):PCT lw 2 lc 1 pt 7 title 'ours: reduce', \
+                 rows_with(f, 's3_row_dask', fixed) using (pval(knob)):PCT lw 2 lc 2 pt 7 title 'ours: scan', \
+                 doc(tab, 'GTX Titan', 'reduce') using DX:(100 * column(DV) / cTitan) dashtype 2 lc 1 pt 6 title 'Titan: reduce', \
+                 doc(tab, 'GTX Titan', 'scan') using DX:(100 * column(DV) / cTitan) dashtype 2 lc 2 pt 6 title 'Titan: scan', \
+                 doc(tab, 'GTX 580', 'reduce') using DX:(100 * column(DV) / c580) dashtype 3 lc 1 pt 4 title 'GTX 580: reduce', \
+                 doc(tab, 'GTX 580', 'scan') using DX:(100 * column(DV) / c580) dashtype 3 lc 2 pt 4 title 'GTX 580: scan'
+        }
+        set datafile separator whitespace
+        set title sprintf('(c) scan: bank conflicts (Table 6.16), n = %s', log2s(bigk))
+        set xlabel ''; set xrange [0.4:5.6]; set xtics font ',8' rotate by 20 right; set style fill solid 0.4; set boxwidth 0.35
+        set key inside left top font ',8' maxrows -1
+        plot $VSDOC02 using ($1 - 0.18):2:xtic(4) with boxes lc 2 title 'ours: s3_row_dask', \
+             '' using ($1 + 0.18):3 with boxes fs pattern 4 lc 2 title 'document: GTX Titan'
+        set datafile separator ','
+        unset multiplot
+        set style fill empty; set xtics norotate autofreq font ''; set xrange [*:*]; set yrange [*:*]; set xlabel; set ylabel; set key inside right bottom
+    }
+}

@@ -1,8 +1,9 @@
 /* bench.c - chapter 03's program: its experiments, on the kit's command line (steps, bench, demo,
  * sanitize; see `ch03 help`).  Sizes are powers of ten like the document's figures (10^3 ..
- * 10^7; --quick stops at 10^6).  The CPU baselines are timed up to n = 10^6 (10^5 with
- * --quick, except for the bars): one core needs tens of seconds per run of 10^7 queries, and
- * the bars compare at 10^6.  The CPU builds are timed to 10^7 (build, bars). */
+ * 10^7).  The CPU baselines are timed up to n = 10^6: one core needs tens of seconds per run of
+ * 10^7 queries, and the bars compare at 10^6.  The CPU builds are timed to 10^7 (build, bars).
+ * --quick (a smoke run of every experiment in seconds): 3D only, 10^3 .. 10^5, the single-size
+ * experiments at 10^5 (fewer k, uniform bars), the CPU rows to 10^5. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,13 +34,13 @@ static cudaError_t with_axes(kit_bench *b, const char *extra, const char *phase,
 }
 
 #define CPU_MAX_N ((size_t)1000000)
-/* the sweeps' CPU rows: to 10^6, or 10^5 with --quick (the bars keep 10^6) */
+/* the sweeps' CPU rows: to 10^6, or 10^5 with --quick */
 static size_t cpu_max(const kit_bench *b) { return b->quick ? CPU_MAX_N / 10 : CPU_MAX_N; }
 
-/* 10^3 .. 10^7 (10^6 with --quick, never past 2^max_log2) */
+/* 10^3 .. 10^7 (10^5 with --quick, never past 2^max_log2) */
 static size_t ten_powers(const kit_bench *b, size_t *sizes)
 {
-    const size_t top = b->quick ? 1000000 : 10000000;
+    const size_t top = b->quick ? 100000 : 10000000;
     size_t n = 1000, k = 0;
     for (; n <= top && n <= ((size_t)1 << b->max_log2); n *= 10) sizes[k++] = n;
     return k;
@@ -58,7 +59,7 @@ static cudaError_t dims_sweep(kit_bench *b, const char *mode)
     static const char *const dims[] = {"dim=2", "dim=3", "dim=4"};
     char buf[256];
     int d;
-    for (d = 0; d < 3; d++) {
+    for (d = b->quick ? 1 : 0; d < (b->quick ? 2 : 3); d++) {
         snprintf(buf, sizeof buf, "%s queries=0 %s", mode, dims[d]);
         KIT_TRY(with_axes(b, buf, "query", NULL, sweep_n));
     }
@@ -73,14 +74,15 @@ static cudaError_t exp_allknn(kit_bench *b) { return dims_sweep(b, "k=8 all=1");
 /* the issue's bars: 10^6 points and 10^6 queries in 3D, QNN and kNN k=8, uniform and clustered
  * points (uniform queries), with the CPU rows (nanoflann on one core); then the build of 10^7
  * points (GPU build vs the CPU build rows) */
-static const size_t million[] = {1000000}, ten_million[] = {10000000};
+static const size_t hundred_k[] = {100000}, million[] = {1000000}, ten_million[] = {10000000};
 static cudaError_t bars_point(kit_bench *b)
 {
-    return kit_ladder_sweep_sizes(b, &knn_ladder, million, 1, "uniform,clustered", 1, CPU_MAX_N);
+    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1,
+                                  b->quick ? "uniform" : "uniform,clustered", 1, CPU_MAX_N);
 }
 static cudaError_t bars_build(kit_bench *b)
 {
-    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? million : ten_million, 1, "uniform", 1,
+    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : ten_million, 1, "uniform", 1,
                                   (size_t)10000000);
 }
 static cudaError_t exp_bars(kit_bench *b)
@@ -112,17 +114,17 @@ static cudaError_t inputs_point(kit_bench *b)
             fprintf(stderr, "ch03 bench inputs: %s skipped: %s\n", in->name, where);
         }
     }
-    return kit_ladder_sweep_sizes(b, &knn_ladder, million, 1, list, 1, cpu_max(b));
+    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1, list, 1, cpu_max(b));
 }
 static cudaError_t exp_inputs(kit_bench *b)
 {
     return with_axes(b, "k=8 all=0 queries=0 dim=3", "query", "nanoflann,nanoflann-mt", inputs_point);
 }
 
-/* k = 1, 2, 4 .. 32 at 10^6 (the document's Fig. 7.7 e-f) */
+/* k = 1, 2, 4 .. 32 at 10^6 (the document's Fig. 7.7 e-f; --quick: k = 1, 8, 32 at 10^5) */
 static cudaError_t k_point(kit_bench *b)
 {
-    return kit_ladder_sweep_sizes(b, &knn_ladder, million, 1, "uniform", 1, cpu_max(b));
+    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1, "uniform", 1, cpu_max(b));
 }
 static cudaError_t exp_k(kit_bench *b)
 {
@@ -130,6 +132,7 @@ static cudaError_t exp_k(kit_bench *b)
     char buf[128];
     size_t i;
     for (i = 0; i < sizeof ks / sizeof *ks; i++) {
+        if (b->quick && ks[i] != 1 && ks[i] != 8 && ks[i] != 32) continue;
         snprintf(buf, sizeof buf, "k=%d all=0 queries=0 dim=3", ks[i]);
         KIT_TRY(with_axes(b, buf, "query", NULL, k_point));
     }
@@ -148,10 +151,10 @@ static cudaError_t exp_build(kit_bench *b)
     return with_axes(b, "k=1 all=0 queries=4099 dim=3", "build", NULL, build_sweep);
 }
 
-/* s2's threads per block at 10^6, QNN and kNN k=8, then the main ladder in the same run */
+/* s2's threads per block at 10^6 (--quick: 10^5), QNN and kNN k=8, then the main ladder in the same run */
 static cudaError_t tpb_point(kit_bench *b)
 {
-    const kit_shape sh = kit_bench_shape(b, &knn_problem, 1000000);
+    const kit_shape sh = kit_bench_shape(b, &knn_problem, b->quick ? 100000 : 1000000);
     cudaError_t e;
     b->param_occupancy = 1;
     e = kit_ladder_point(b, &knn_s2_tpb_ladder, &sh, "uniform");

@@ -122,3 +122,39 @@ if (have('tpb')) {
         set xtics norotate autofreq font ''; set bmargin; set key inside right bottom; set offsets 0, 0, 0, 0
     }
 }
+
+# The document's numbers beside ours, both as the speed-up of the GPU search over the same tree
+# search on one CPU core: ours s2_tree_shared (the document's design: one thread per query, the
+# stack in shared memory) over cpu-tree (the document's tree and search on one core), same CSV, same
+# input, n, shape; the document's GTX 285 over one core of an i7-920 (reference/published/03-kdtree.csv,
+# only the values whose n or k the text states).  Log scale: the two differ by two orders of magnitude.
+pub = 'reference/published/03-kdtree.csv'
+pubxy(fg, s) = sprintf("< tools/csvq %s figure=%s 'series=%s' -- x value", pub, fg, s)
+# "n,k,speed-up" of step s over cpu-tree, query phase, the GPU being drawn (gf), shapes matching re
+vsb(f, re, s) = sprintf("< tools/csvq %s %s verified=ok phase=query 'shape~%s' -- step input n shape ms_median | awk -F, -v s=%s '{ key = $2 SUBSEP $3 SUBSEP $4 } $1 == \"cpu-tree\" { b[key] = $5 } $1 == s { m[key] = $5; o[++k] = key; nn[k] = $3; split($4, w, \" \"); kk[k] = substr(w[2], 3) } END { for (i = 1; i <= k; i++) if ((o[i] in b) && m[o[i]] > 0) print nn[i] \",\" kk[i] \",\" b[o[i]] / m[o[i]] }'", f, gf, re, s)
+if (have('qnn') && have('allnn') && have('knn32') && have('allknn') && have('knn8') && have('k')) {
+    FIG = 'vs-document'; fq = csv('qnn')
+    array VE[5] = ['qnn', 'allnn', 'knn32', 'allknn', 'knn8']
+    array VO[5] = ['QNN', 'All-NN', 'kNN k=32', 'All-kNN k=8', 'kNN k=8']
+    array VD[5] = ['QNN', 'All-NN', 'kNN k=32', 'All-kNN k=32', 'kNN k=8']
+    array VF[5] = ['fig7.7a fig7.7c', 'fig7.7a fig7.7c', 'fig7.7b', 'fig7.7b', 'fig7.7d']
+    array VC[5] = [1, 2, 3, 4, 7]
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1,2 title sprintf("Chapter 03, kd-tree search: the document (Brown ch. 7, GTX 285 vs one i7-920 core) beside ours (%s vs one core of its host),\nboth as the speed-up over the same tree search on one CPU core (ours: s2_tree_shared / cpu-tree; points: the document's stated values)", gpu_of(fq))
+        set title '(a) 2D, m = n, vs n (Fig. 7.7 a-d)'
+        set key inside left top font ',8' maxrows 5
+        set logscale x 10; set format x '1e%L'; set xlabel 'n (points = queries)'; set xrange [500:2e7]
+        set logscale y 10; set ylabel 'speed-up over one CPU core'; set yrange [5:3e4]
+        plot for [i = 1:5] vsb(csv(VE[i]), 'dim=2 ', 's2_tree_shared') using 1:3 with linespoints lc VC[i] pt 7 title 'ours: '.VO[i], \
+             for [i = 1:5] for [fg in VF[i]] pubxy(fg, VD[i]) using 1:2 with points lc VC[i] pt 9 ps 1.8 title (fg eq word(VF[i], 1) ? 'document: '.VD[i] : '')
+        fk = csv('k')
+        set title '(b) kNN, n = 10^6, vs k (Fig. 7.7 f)'
+        set logscale x 2; set format x '%g'; set xlabel 'k'; set xrange [0.8:40]
+        plot vsb(fk, '.', 's2_tree_shared') using 2:3 with linespoints lc 3 pt 7 title sprintf('ours: kNN, 3D uniform, on %s', gpu_of(fk)), \
+             pubxy('fig7.7f', 'kNN') using 1:2 with points lc 3 pt 9 ps 1.8 title 'document: kNN, 2D', \
+             pubxy('fig7.7f', 'All-kNN') using 1:2 with points lc 4 pt 9 ps 1.8 title 'document: All-kNN, 2D'
+        unset multiplot
+        unset logscale x; unset logscale y; set format x '%g'; set xrange [*:*]; set yrange [*:*]; set xlabel; set ylabel; set key inside right bottom
+    }
+}

@@ -231,12 +231,12 @@ static void cpu_nanoflann_build(const kit_problem *P, kit_host *h, const kit_sha
 #define CPU_BRUTE_MAX_N ((size_t)1 << 15)
 
 static const kit_cpu knn_cpus[] = {
-    {"tree", cpu_tree, 0, lb_prepare, "query", "the document's search of the left-balanced tree, one core"},
-    {"nanoflann", NF_RUN, 0, NF_PREPARE, "query", knn_nanoflann_about},
-    {"nanoflann-mt", NF_RUN_MT, 0, NF_PREPARE, "query", NF_ABOUT_MT},
-    {"brute", cpu_brute, CPU_BRUTE_MAX_N, NULL, "query", "brute force (the definition), one core, n <= 2^15"},
-    {"tree-build", cpu_tree_build, 0, NULL, "build", "the left-balanced tree's build (quickselect) one core"},
-    {"nanoflann-build", NF_BUILD, 0, NULL, "build", NF_ABOUT_BUILD},
+    {"tree", cpu_tree, 0, lb_prepare, "query", "the document's search of the left-balanced tree, one core", KIT_COST_NLOGN},
+    {"nanoflann", NF_RUN, 0, NF_PREPARE, "query", knn_nanoflann_about, KIT_COST_NLOGN},
+    {"nanoflann-mt", NF_RUN_MT, 0, NF_PREPARE, "query", NF_ABOUT_MT, KIT_COST_NLOGN},
+    {"brute", cpu_brute, CPU_BRUTE_MAX_N, NULL, "query", "brute force (the definition), one core, n <= 2^15", KIT_COST_N2},
+    {"tree-build", cpu_tree_build, 0, NULL, "build", "the left-balanced tree's build (quickselect) one core", KIT_COST_NLOGN},
+    {"nanoflann-build", NF_BUILD, 0, NULL, "build", NF_ABOUT_BUILD, KIT_COST_NLOGN},
 };
 
 const kit_problem knn_problem = {

@@ -130,3 +130,53 @@ if (have('runs')) {
         set xtics norotate autofreq font ''; set bmargin; set key inside right bottom
     }
 }
+
+# The document's numbers beside ours (reference/published/04-histogram.csv).  (a) Both as % of the
+# same GPU's copy: ours is the pct_copy column (cudaMemcpy D2D, the copy-bandwidth row of the same
+# CSV); the document's GB/s (GTX 580, n = 2^26 bytes) over its own best copy on a GTX 580 (175.0
+# GB/s, ch. 6 Table 6.4).  (b), (c) Both relative to one point of the same run: k = 31 words per
+# thread, and 3 resident blocks per SM (the document's configuration).
+pub = 'reference/published/04-histogram.csv'
+pubv(fg, s, x) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' 'x=%s' -- value | head -n 1", pub, fg, s, x)))
+pubxy(fg, s) = sprintf("< tools/csvq %s figure=%s 'series=%s' -- x value", pub, fg, s)
+if (have('sweep') && have('k') && have('tlp')) {
+    f = csv('sweep'); fk = csv('k'); ft = csv('tlp'); FIG = 'vs-document'
+    c580 = pubv('table6.4', 'copy bandwidth', '')
+    k31 = real(val(fk, 'step=s4_trish verified=ok param=k=31', 'gbps'))
+    b3 = real(val(ft, "step=s4_trish verified=ok 'param~ blocks/SM=3$'", 'gbps'))
+    dk31 = pubv('fig8.7', 'TRISH k sweep', '31'); db3 = pubv('sec8.4.2', 'TRISH blocks per SM', '3')
+    array HS[5] = ['s4_trish', 's3_thread16', 's2_warp_atomics', 's2_warp_atomics', 's2_warp_atomics']
+    array HI[5] = ['uniform', 'uniform', 'uniform', 'linear', 'zeros']
+    array HD[5] = ['TRISH', 'NUG', 'POD uniform', 'POD linear', 'POD zeros']
+    array HC[5] = [1, 2, 3, 4, 7]
+    array HL[5] = ['s4 (TRISH), uniform', 's3 (NUG), uniform', 's2 (POD), uniform', 's2 (POD), linear', 's2 (POD), zeros']
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot title sprintf("Chapter 04, 256-bin histogram: the document (Brown ch. 8, GTX 580) beside ours (%s)\n(a) %% of the same GPU's copy (document: GB/s / 175.0, its best copy on a GTX 580, Table 6.4); (b), (c) relative to the same run's k = 31, 3 blocks/SM", gpu_of(f))
+        set size 0.44, 0.9; set origin 0, 0
+        set title '(a) vs n (Fig. 8.9; document at n = 2^26)'
+        set logscale x 2; set format x '2^%L'; set xlabel 'n (bytes)'; set xrange [2**13:2**31]; set xtics 2**4
+        set logscale y 10; set ylabel "% of the same GPU's copy"; set yrange [0.1:3000]
+        set key inside left top font ',8' maxrows 5 width -3
+        plot for [i = 1:5] rows_in(f, HS[i], HI[i]) using N:PCT with linespoints lc HC[i] pt 7 ps 0.6 title 'ours: '.HL[i], \
+             for [i = 1:5] pubxy('fig8.9', HD[i]) using 1:(100 * $2 / c580) with points lc HC[i] pt 9 ps 2 title 'document: '.HD[i]
+        unset logscale x; unset logscale y; set format x '%g'; set xtics autofreq
+        set size 0.28, 0.9; set origin 0.44, 0
+        set title '(b) s4 (TRISH) vs k (Fig. 8.7)'
+        set xlabel 'k (words per thread per loop)'; set xrange [0:64]; set xtics 16
+        set ylabel 'GB/s / GB/s at k = 31 (same run)'; set yrange [0:1.4]
+        set key inside right bottom font ',8' maxrows -1
+        plot rows(fk, 's4_trish') using (pval('k')):(column(GBPS) / k31) with linespoints lc 1 pt 7 ps 0.5 title 'ours: s4_trish, n = 2^28', \
+             pubxy('fig8.7', 'TRISH k sweep') using 1:($2 / dk31) with points lc 2 pt 9 ps 2 title 'document (n not stated)'
+        set size 0.28, 0.9; set origin 0.72, 0
+        set title '(c) s4 vs blocks per SM (sec. 8.4.2)'
+        set xlabel 'resident blocks per SM (forced)'; set xrange [0.5:13.5]; set xtics 2
+        set ylabel 'GB/s / GB/s at 3 blocks per SM (same run)'; set yrange [0:3.5]
+        set key inside left top font ',8'
+        plot rows(ft, 's4_trish') using (pval('blocks/SM')):(column(GBPS) / b3) with linespoints lc 1 pt 7 ps 0.5 title 'ours: s4, k = 31, 2^28', \
+             pubxy('sec8.4.2', 'TRISH blocks per SM') using 1:($2 / db3) with points lc 2 pt 9 ps 2 title 'document'
+        unset multiplot
+        set size 1, 1; set origin 0, 0
+        set xrange [*:*]; set yrange [*:*]; set xtics autofreq; set xlabel; set ylabel; set key inside right bottom
+    }
+}

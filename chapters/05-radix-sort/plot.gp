@@ -82,3 +82,54 @@ if (have('traffic')) {
         set xtics norotate autofreq font ''; set bmargin; set style fill empty; set yrange [*:*]; set key inside right bottom
     }
 }
+
+# The document's numbers beside ours (reference/published/05-radix-sort.csv), each normalised
+# within its own run: (a) the speed-up of the SRTS sort over the CUDPP-style sort (Satish et al.)
+# on the same GPU - Merrill & Grimshaw's per-device table, ours s2_srts over s1_satish, uniform
+# 32-bit keys at the largest n of `inputs`; (b) Brown's Row-DASk sort per (nWarps, nWork), as a
+# fraction of the best cell of its own table - Table 9.11 (GTX Titan, key-value pairs) and ours
+# (s3_rowdask, keys only, `rowdask`).
+pub = 'reference/published/05-radix-sort.csv'
+pubv(fg, g, s, x) = real(system(sprintf("tools/csvq %s figure=%s 'gpu=%s' 'series=%s' 'x=%s' -- value | head -n 1", pub, fg, g, s, x)))
+if (have('inputs') && have('rowdask')) {
+    f = csv('inputs'); fr = csv('rowdask'); FIG = 'vs-document'
+    devs = system(sprintf("tools/csvq %s figure=mg-fig9 -- gpu | awk '!s[$0]++' | tr ' ' '_' | tr '\\n' ' '", pub))
+    rate(s, kind) = real(val(f, sprintf("step=%s input=uniform verified=ok 'shape~pairs=%s '", s, kind), 'items_s'))
+    set print $VSDOC05
+    do for [i = 1:words(devs)] {
+        g = word(devs, i); gs = system(sprintf("echo '%s' | tr '_' ' '", g))
+        print sprintf('%d %.3f %.3f "%s"', i, pubv('mg-fig9', gs, 'SRTS keys', '') / pubv('mg-fig9', gs, 'CUDPP keys', ''), \
+                      pubv('mg-fig9', gs, 'SRTS pairs', '') / pubv('mg-fig9', gs, 'CUDPP pairs', ''), gs)
+    }
+    print sprintf('%d %.3f %.3f "%s"', words(devs) + 1, rate('s2_srts', 'keys') / rate('s1_satish', 'keys'), rate('s2_srts', 'pairs') / rate('s1_satish', 'pairs'), 'ours: '.gpu_of(f))
+    unset print
+    nd = words(devs) + 1
+    # Brown's table and ours, each over its best cell
+    dbest = real(system(sprintf("tools/csvq %s figure=table9.11 -- value | sort -g | tail -n 1", pub)))
+    obest = real(system(sprintf("tools/csvq %s %s verified=ok step=s3_rowdask 'param~blocks/SM=' -- items_s | sort -g | tail -n 1", fr, gf)))
+    docw(w) = sprintf("< tools/csvq %s figure=table9.11 series=nWarps=%d -- x value", pub, w)
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot title sprintf("Chapter 05, LSD radix sort: the documents (Merrill & Grimshaw: GT200 and G80 GPUs; Brown ch. 9: GTX Titan) beside ours (%s), 32-bit keys,\neach as a ratio within one run: (a) SRTS over a CUDPP-style sort on the same GPU; (b) each (nWarps, nWork) over the best of its own table", gpu_of(f))
+        set size 0.55, 0.9; set origin 0, 0
+        set datafile separator whitespace
+        set title '(a) SRTS / CUDPP-style, uniform keys (M&G, table with Figs. 8-9; ours: s2_srts / s1_satish)'
+        set ylabel 'speed-up over the CUDPP-style sort'; set yrange [0:4.5]; set xrange [0.4:nd + 0.6]
+        set xtics rotate by 30 right font ',8'; set style fill solid 0.5; set boxwidth 0.35; set key inside right top font ',8'
+        plot $VSDOC05 using ($1 - 0.18):2:xtic(4) with boxes lc 1 title 'keys only', \
+             '' using ($1 + 0.18):3 with boxes lc 2 title 'key-value pairs', \
+             '' using ($1 - 0.18):2:(sprintf('%.1f', $2)) with labels offset 0,0.6 font ',7' notitle, \
+             '' using ($1 + 0.18):3:(sprintf('%.1f', $3)) with labels offset 0,0.6 font ',7' notitle
+        set datafile separator ','
+        set style fill empty; set xtics norotate autofreq font ''
+        set size 0.45, 0.9; set origin 0.55, 0
+        set title "(b) Row DASk: rate / the table's best (Brown Table 9.11)"
+        set xlabel 'nWork (keys per thread)'; set ylabel "rate / best rate of the same table"; set xrange [0.5:16.5]; set xtics 1, 1, 16; set yrange [0:1.1]
+        set key inside right bottom font ',8'
+        plot for [w in '2 4 8'] sel(fr, sprintf("step=s3_rowdask 'param~^nWarps=%s .*blocks/SM='", w)) using (pval('nWork')):(column(RATE) / obest) with linespoints lc (w / 2) pt 7 lw 2 title sprintf('ours: nWarps = %s (keys)', w), \
+             for [w in '2 4 8'] docw(w + 0) using 1:($2 / dbest) with linespoints lc (w / 2) pt 6 dashtype 2 title sprintf('Titan: nWarps = %s (pairs)', w)
+        unset multiplot
+        set size 1, 1; set origin 0, 0
+        set xrange [*:*]; set yrange [*:*]; set xtics autofreq; set xlabel; set ylabel; set key inside right bottom
+    }
+}

@@ -179,4 +179,20 @@ static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
     return cudaSuccess;
 }
 
+/* 1 when a block of kernel with smem bytes of dynamic shared memory fits this device's (or the
+ * KIT_DEVICE profile's) per-block limit, static shared memory included; the steps whose Hopper tile
+ * does not fit (Turing grants 64 KB per block) take their smaller tile.  With no device to ask: 1 (the
+ * launch then reports the error). */
+template <class F>
+static inline int radix_block_fits(F *kernel, size_t smem)
+{
+    const kit_device *d;
+    struct cudaFuncAttributes fa;
+    if (kit_device_get(&d) != cudaSuccess || cudaFuncGetAttributes(&fa, (const void *)kernel) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    return fa.sharedSizeBytes + smem <= d->smem_block_optin;
+}
+
 #endif

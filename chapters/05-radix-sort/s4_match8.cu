@@ -29,29 +29,35 @@
 #include "radix_rank.cuh"
 
 /* the step's knobs: 384 threads x 20 keys (15 for 8-byte keys, the same registers), 8-bit digits,
- * __match_any_sync peers, ranks made tile-wide after the warp ranking */
+ * __match_any_sync peers, ranks made tile-wide after the warp ranking.  The scatter kernel's block
+ * then needs up to 82 KB of shared memory (64-bit keys with values); where the GPU grants less per
+ * block (Turing: 64 KB), the tile is 384 x 10 keys (u64: 7), at most 46 KB: within the 48 KB every
+ * CUDA GPU grants without opting in.  The choice is made per key type and pairs at run time
+ * (radix_block_fits), the same one for the scratch size and the run. */
 #define S4_TBS 384
 #define S4_KPT4 20
+#define S4_KPT4_SMALL 10
 #define S4_DBITS 8
-extern "C" const char radix_s4_param[] = "tbs=384 kpt=20 (u64: 15) bits=8 match=any 3 kernels/pass";
+extern "C" const char radix_s4_param[] = "tbs=384 kpt=20 (u64: 15; kpt=10 where a block gets < 82 KB) "
+                                         "bits=8 match=any 3 kernels/pass";
 
-static constexpr __host__ __device__ int s4_kpt(int kt)
+static constexpr __host__ __device__ int s4_kpt(int kpt4, int kt)
 {
-    return kt == RADIX_U64 ? S4_KPT4 * 3 / 4 : S4_KPT4;
+    return kt == RADIX_U64 ? kpt4 * 3 / 4 : kpt4;
 }
 
-template <int KT>
-using s4_shape = rk_shape<KT, S4_TBS, s4_kpt(KT), S4_DBITS>;
+template <int KT, int KPT4>
+using s4_shape = rk_shape<KT, S4_TBS, s4_kpt(KPT4, KT), S4_DBITS>;
 
 /* 1. per-tile digit counts, digit-major: counts[d * tiles + tile] */
-template <int KT>
+template <int KT, int KPT4>
 __global__ void __launch_bounds__(S4_TBS)
     s4_count_kernel(const typename radix_key_t<KT>::type *__restrict__ keys, size_t n, int shift, int bits,
                     unsigned tiles, uint32_t *__restrict__ counts)
 {
-    typedef s4_shape<KT> S;
+    typedef s4_shape<KT, KPT4> S;
     typedef typename S::key K;
-    constexpr int KPT = s4_kpt(KT);
+    constexpr int KPT = s4_kpt(KPT4, KT);
     __shared__ unsigned s_cnt[S::NW * S::RADIX];
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     unsigned *my_cnt = s_cnt + warp * S::RADIX;
@@ -77,24 +83,24 @@ __global__ void __launch_bounds__(S4_TBS)
 
 /* shared memory of the scatter kernel: the keys' exchange, the values' exchange, the rank counters,
  * the per-digit global offsets */
-template <int KT, bool PAIRS>
+template <int KT, bool PAIRS, int KPT4>
 static constexpr size_t s4_smem()
 {
-    typedef s4_shape<KT> S;
+    typedef s4_shape<KT, KPT4> S;
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + S::RADIX * 4;
 }
 
 /* 3. rank, exchange, scatter; start: the scanned table */
-template <int KT, bool PAIRS>
+template <int KT, bool PAIRS, int KPT4>
 __global__ void __launch_bounds__(S4_TBS, 2)
     s4_scatter_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
                       typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
                       uint32_t *__restrict__ vout, size_t n, int shift, int bits, unsigned tiles,
                       const uint32_t *__restrict__ start)
 {
-    typedef s4_shape<KT> S;
+    typedef s4_shape<KT, KPT4> S;
     typedef typename S::key K;
-    constexpr int KPT = s4_kpt(KT), NW = S::NW, RADIX = S::RADIX;
+    constexpr int KPT = s4_kpt(KPT4, KT), NW = S::NW, RADIX = S::RADIX;
     extern __shared__ __align__(16) unsigned char s4_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(s4_smem_raw);
     uint32_t *s_vals = reinterpret_cast<uint32_t *>(s4_smem_raw + S::EXCH_BYTES);
@@ -132,17 +138,24 @@ __global__ void __launch_bounds__(S4_TBS, 2)
 
 /* ------------------------------------------------------------------ host */
 
-template <int KT>
+template <int KT, int KPT4>
 static size_t s4_tiles(size_t n)
 {
-    return (n + s4_shape<KT>::TILE - 1) / s4_shape<KT>::TILE;
+    return (n + s4_shape<KT, KPT4>::TILE - 1) / s4_shape<KT, KPT4>::TILE;
+}
+
+/* the Hopper tile when its scatter block fits this GPU, else the small one */
+template <int KT, bool PAIRS>
+static bool s4_big_fits()
+{
+    return radix_block_fits(s4_scatter_kernel<KT, PAIRS, S4_KPT4>, s4_smem<KT, PAIRS, S4_KPT4>());
 }
 
 /* scratch: alternate keys (and values), the count table, the table scan's descriptors */
-template <int KT>
+template <int KT, int KPT4>
 static size_t s4_scratch_t(size_t n, int pairs)
 {
-    const size_t entries = s4_tiles<KT>(n) * s4_shape<KT>::RADIX;
+    const size_t entries = s4_tiles<KT, KPT4>(n) * s4_shape<KT, KPT4>::RADIX;
     return radix_alt_bytes(n, KT, pairs) + radix_round256(entries * 4) +
            radix_round256(blk_scan_u32_scratch(entries));
 }
@@ -150,19 +163,22 @@ static size_t s4_scratch_t(size_t n, int pairs)
 extern "C" size_t radix_s4_match8_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
-        return s4_scratch_t<decltype(kt)::value>(n, pairs);
+        constexpr int KT = decltype(kt)::value;
+        const bool big = pairs ? s4_big_fits<KT, true>() : s4_big_fits<KT, false>();
+        return big ? s4_scratch_t<KT, S4_KPT4>(n, pairs) : s4_scratch_t<KT, S4_KPT4_SMALL>(n, pairs);
     });
 }
 
-template <int KT, bool PAIRS>
+template <int KT, bool PAIRS, int KPT4>
 static cudaError_t s4_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                            size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
     typedef typename radix_key_t<KT>::type K;
+    typedef s4_shape<KT, KPT4> S;
     static int attr_dev = 0;
-    const size_t tiles = s4_tiles<KT>(n), entries = tiles * s4_shape<KT>::RADIX;
-    const unsigned grid = kit_blocks_for(n, s4_shape<KT>::TILE);
-    constexpr size_t smem = s4_smem<KT, PAIRS>();
+    const size_t tiles = s4_tiles<KT, KPT4>(n), entries = tiles * S::RADIX;
+    const unsigned grid = kit_blocks_for(n, S::TILE);
+    constexpr size_t smem = s4_smem<KT, PAIRS, KPT4>();
     radix_carve c = {(char *)scratch, 0};
     void *alt_keys = radix_take(&c, n * sizeof(K));
     uint32_t *alt_vals = PAIRS ? (uint32_t *)radix_take(&c, n * 4) : NULL;
@@ -170,17 +186,17 @@ static cudaError_t s4_sort(const void *keys_in, void *keys_out, const uint32_t *
     void *scan_scratch = radix_take(&c, blk_scan_u32_scratch(entries));
     radix_plan pl;
     if (!grid) return cudaErrorInvalidValue;
-    KIT_TRY(radix_smem_attr(s4_scatter_kernel<KT, PAIRS>, smem, &attr_dev));
+    KIT_TRY(radix_smem_attr(s4_scatter_kernel<KT, PAIRS, KPT4>, smem, &attr_dev));
     radix_make_plan(&pl, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit,
                     S4_DBITS);
     for (int p = 0; p < pl.passes; p++) {
         const K *src = (const K *)pl.src_keys[p];
-        s4_count_kernel<KT><<<grid, S4_TBS, 0, s>>>(src, n, pl.shift[p], pl.bits[p], (unsigned)tiles, table);
+        s4_count_kernel<KT, KPT4><<<grid, S4_TBS, 0, s>>>(src, n, pl.shift[p], pl.bits[p], (unsigned)tiles, table);
         KIT_TRY(cudaGetLastError());
         KIT_TRY(blk_scan_u32_excl(table, table, entries, scan_scratch, s));
-        s4_scatter_kernel<KT, PAIRS><<<grid, S4_TBS, smem, s>>>(src, (K *)pl.dst_keys[p], pl.src_vals[p],
-                                                                pl.dst_vals[p], n, pl.shift[p], pl.bits[p],
-                                                                (unsigned)tiles, table);
+        s4_scatter_kernel<KT, PAIRS, KPT4><<<grid, S4_TBS, smem, s>>>(src, (K *)pl.dst_keys[p], pl.src_vals[p],
+                                                                      pl.dst_vals[p], n, pl.shift[p], pl.bits[p],
+                                                                      (unsigned)tiles, table);
         KIT_TRY(cudaGetLastError());
     }
     return cudaSuccess;
@@ -195,9 +211,22 @@ extern "C" cudaError_t radix_s4_match8(const void *keys_in, void *keys_out, cons
                         RADIX_TYPES_ALL, 0, s, &work));
     if (!work) return cudaSuccess;
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
-        return s4_sort<decltype(kt)::value, decltype(pairs)::value>(keys_in, keys_out, vals_in, vals_out, n,
-                                                                    begin_bit, end_bit, scratch, s);
+        constexpr int KT = decltype(kt)::value;
+        constexpr bool PAIRS = decltype(pairs)::value;
+        if (s4_big_fits<KT, PAIRS>())
+            return s4_sort<KT, PAIRS, S4_KPT4>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        return s4_sort<KT, PAIRS, S4_KPT4_SMALL>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit,
+                                                 scratch, s);
     });
 }
 
-KIT_DESCRIBE(radix_s4_describe, (s4_scatter_kernel<RADIX_U32, false>), S4_TBS, (s4_smem<RADIX_U32, false>()))
+/* the main kernel as it runs on this GPU: the scatter kernel, u32 keys only */
+extern "C" cudaError_t radix_s4_describe(kit_kernel_desc *d)
+{
+    const bool big = s4_big_fits<RADIX_U32, false>();
+    d->func = big ? (const void *)s4_scatter_kernel<RADIX_U32, false, S4_KPT4>
+                  : (const void *)s4_scatter_kernel<RADIX_U32, false, S4_KPT4_SMALL>;
+    d->block_threads = S4_TBS;
+    d->dyn_smem = big ? s4_smem<RADIX_U32, false, S4_KPT4>() : s4_smem<RADIX_U32, false, S4_KPT4_SMALL>();
+    return cudaSuccess;
+}

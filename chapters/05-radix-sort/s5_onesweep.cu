@@ -61,8 +61,15 @@ struct os_cfg {
  * (radix_onesweep_variants has the alternatives; on the H100 at 2^28 uniform keys the window of 4 took
  * 5.20 ms, 1 5.31, 16 5.74, in one run of the onesweep table) */
 typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0> os_ladder;
-extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (u64: 15) bits=8 match=ballot counts=early "
-                                         "lookback=4";
+/* Its block needs up to 82 KB of shared memory (64-bit keys with values).  Where the GPU grants less
+ * per block (Turing: 64 KB) the ladder step takes this tile, 384 x 10 keys (u64: 7), at most 46 KB:
+ * within the 48 KB every CUDA GPU grants without opting in, two blocks of 4-byte keys per Turing SM.
+ * The choice is made per key type and pairs at run time (radix_block_fits), the same one for the
+ * scratch size and the run.  The tuning rows have no such fallback: where they do not fit they are
+ * skipped with the reason. */
+typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0> os_ladder_small;
+extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (u64: 15; kpt=10 where a block gets < 82 KB) "
+                                         "bits=8 match=ballot counts=early lookback=4";
 
 #define OS_HIST_TBS 256        /* the histogram kernel: threads, keys per thread, blocks per SM */
 #define OS_HIST_KPT4 16        /* (8-byte keys: half as many) */
@@ -423,11 +430,22 @@ static size_t os_scratch_t(size_t n, int pairs)
     return os_plan<KT, C>(n, pairs, NULL).used;
 }
 
-template <class C>
+/* 1 when configuration C's pass kernel fits this GPU (else a step with a fallback F takes F) */
+template <int KT, bool PAIRS, class C>
+static bool os_fits()
+{
+    return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>());
+}
+
+/* F: the configuration taken where C's block does not fit (C itself: no fallback) */
+template <class C, class F = C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
-        return os_scratch_t<decltype(kt)::value, C>(n, pairs);
+        constexpr int KT = decltype(kt)::value;
+        if (std::is_same<C, F>::value || (pairs ? os_fits<KT, true, C>() : os_fits<KT, false, C>()))
+            return os_scratch_t<KT, C>(n, pairs);
+        return os_scratch_t<KT, F>(n, pairs);
     });
 }
 
@@ -478,7 +496,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C>
+template <class C, class F = C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -487,16 +505,20 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
                         RADIX_TYPES_ALL, 0, s, &work));
     if (!work) return cudaSuccess;
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
-        return os_sort<decltype(kt)::value, decltype(pairs)::value, C>(keys_in, keys_out, vals_in, vals_out,
-                                                                       n, begin_bit, end_bit, scratch, s);
+        constexpr int KT = decltype(kt)::value;
+        constexpr bool PAIRS = decltype(pairs)::value;
+        if (std::is_same<C, F>::value || os_fits<KT, PAIRS, C>())
+            return os_sort<KT, PAIRS, C>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
     });
 }
 
-/* the main kernel: one pass over u32 keys, keys only (its shared memory limit raised too, for the
- * occupancy the caller computes, where it passes 48 KB) */
-template <class C>
+/* the main kernel as it runs on this GPU: one pass over u32 keys, keys only (its shared memory limit
+ * raised too, for the occupancy the caller computes, where it passes 48 KB) */
+template <class C, class F = C>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
+    if (!std::is_same<C, F>::value && !os_fits<RADIX_U32, false, C>()) return os_describe<F>(d);
     static int attr_dev = 0;
     constexpr size_t smem = os_smem<RADIX_U32, false, C>();
     KIT_TRY(radix_smem_attr(os_pass_kernel<RADIX_U32, false, C>, smem, &attr_dev));
@@ -508,19 +530,20 @@ static cudaError_t os_describe(kit_kernel_desc *d)
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<os_ladder>(n, type, pairs);
+    return os_scratch<os_ladder, os_ladder_small>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    return os_run<os_ladder>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
+    return os_run<os_ladder, os_ladder_small>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
+                                              end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 {
-    return os_describe<os_ladder>(d);
+    return os_describe<os_ladder, os_ladder_small>(d);
 }
 
 /* ---- tuning table: the ladder step, then one knob changed per row: look-back window (16, and CUB's

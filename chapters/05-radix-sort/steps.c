@@ -231,7 +231,7 @@ static void cpu_qsort(const kit_problem *P, kit_host *h, const kit_shape *sh)
                           radix_shape_type(P, sh), radix_shape_begin(P, sh), radix_shape_end(P, sh));
 }
 
-static const kit_cpu cpus[] = {{"cpu_lsd4", cpu_lsd4}, {"cpu_lsd8", cpu_lsd8}, {"cpu_qsort", cpu_qsort}};
+static const kit_cpu cpus[] = {{"cpu_lsd4", cpu_lsd4}, {"cpu_lsd8", cpu_lsd8}, {"cpu_qsort", cpu_qsort, 0, NULL, NULL, NULL, KIT_COST_NLOGN}};
 
 const kit_problem radix_problem32 = {
     "sort32", bufs32, 4, radix_inputs, RADIX_NINPUTS, axes32, 4, "keys", items, {NULL}, RADIX_MAX_N,

@@ -89,3 +89,43 @@ if (have('radixsort')) {
         unset logscale x; set format x '%g'; set key inside right bottom
     }
 }
+
+# The documents' numbers beside ours (reference/published/06-ballot-scan.csv), both as the speed-up
+# of the binary (ballot/popc, __syncthreads_count) version over the same code with 32-bit primitives,
+# in the same run: ours the ratio of median times at every size, the documents' single numbers
+# (001 on a GTX 480, 000 on a Fermi GPU) as horizontal lines.  On Fermi the 32-bit warp primitives
+# went through shared memory (no shuffles before Kepler), so the smem variants are the document's
+# baseline; the shuffle (and REDUX) variants are Hopper's own 32-bit baseline, drawn dashed.
+pub = 'reference/published/06-ballot-scan.csv'
+pubv(fg, s) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' -- value | head -n 1", pub, fg, s)))
+# "n,t(slow)/t(fast)" for every n where both steps have a verified row (rows matching filt)
+tratio(f, slow, fast, filt) = sprintf("< tools/csvq %s %s verified=ok %s -- step n ms_median | awk -F, -v a=%s -v b=%s '$1 == a { s[$2] = $3 } $1 == b { t[$2] = $3; o[++k] = $2 } END { for (i = 1; i <= k; i++) if ((o[i] in s) && t[o[i]] > 0) print o[i] \",\" s[o[i]] / t[o[i]] }'", f, gf, filt, slow, fast)
+if (have('reduce') && have('blockscan') && have('sweep') && have('radixsort')) {
+    fr = csv('reduce'); fb = csv('blockscan'); fs = csv('sweep'); fx = csv('radixsort'); FIG = 'vs-document'
+    dred = pubv('fig3.1', 'block binary count over 32-bit reduction'); dscan = pubv('fig3.2', 'block binary scan over 32-bit warp scans')
+    dlarge = pubv('conclusion3.3', 'large binary prefix sums'); dsort = pubv('conclusion3.3', 'intra-block radix sort')
+    dposter = pubv('poster', 'block radix sort with ballot scans over a CUDPP-style one')
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1,2 title sprintf("Chapter 06, ballot-based binary scan: the documents (Harris & Garland, GTX 480; Skjellum et al., Fermi) beside ours (%s),\nboth as the speed-up of the binary version over the same code with 32-bit primitives (ours: time ratio in one run; documents: lines)", gpu_of(fr))
+        set title '(a) block level, 512 threads, vs grid size (Figs. 3.1, 3.2)'
+        set logscale x 2; set format x '2^%L'; set xlabel 'thread blocks in the launch'
+        set ylabel 'speed-up of the binary version'; set yrange [0:4.4]; set ytics 0.5; set key inside right top font ',8' maxrows -1
+        plot tratio(fr, 'reduce32_smem', 'count_syncthreads', '') using ($1 / (512 * 32)):2 with linespoints lc 1 pt 7 ps 0.6 title 'ours: reduce, smem tree / __syncthreads_count', \
+             tratio(fr, 'reduce32_shfl', 'count_syncthreads', '') using ($1 / (512 * 32)):2 with linespoints lc 1 pt 6 ps 0.6 dashtype 2 title 'ours: reduce, shuffles / __syncthreads_count', \
+             tratio(fb, 'scan32_smem', 'bin_scan_smem', '') using ($1 / (512 * 32)):2 with linespoints lc 2 pt 7 ps 0.6 title 'ours: scan, smem warp scans / ballot warp scans', \
+             tratio(fb, 'scan32_shfl', 'bin_scan_shfl', '') using ($1 / (512 * 32)):2 with linespoints lc 2 pt 6 ps 0.6 dashtype 2 title 'ours: scan, shuffle warp scans / ballot warp scans', \
+             dred with lines lc 1 lw 3 dashtype 3 title sprintf('document (001 Fig. 3.1): reduce %.2fx, average', dred), \
+             dscan with lines lc 2 lw 3 dashtype 3 title sprintf('document (001 Fig. 3.2): scan %.2fx, average', dscan)
+        set title '(b) applications vs n'
+        set xlabel 'n (flags; keys)'
+        plot tratio(fs, 's0_rts32', 's1_rts_ballot', '') using 1:2 with linespoints lc 3 pt 7 ps 0.6 title 'ours: device prefix sum, s0_rts32 / s1_rts_ballot', \
+             tratio(fx, 'sort_scan32_smem', 'sort_ballot', "'param~^tbs=256 '") using 1:2 with linespoints lc 4 pt 7 ps 0.6 title 'ours: block radix sort (256 threads), smem scans / ballot', \
+             tratio(fx, 'sort_scan32_shfl', 'sort_ballot', "'param~^tbs=256 '") using 1:2 with linespoints lc 4 pt 6 ps 0.6 dashtype 2 title 'ours: block radix sort (256 threads), shuffle scans / ballot', \
+             dlarge with lines lc 3 lw 3 dashtype 3 title sprintf('document (001 sec. 3.3): large prefix sums %.2fx, average', dlarge), \
+             dsort with lines lc 4 lw 3 dashtype 3 title sprintf('document (001 sec. 3.3): intra-block radix sort up to %.2fx', dsort), \
+             dposter with lines lc 4 lw 3 dashtype 4 title sprintf('document (000 poster): block radix sort %.1fx', dposter)
+        unset multiplot
+        unset logscale x; set format x '%g'; set yrange [*:*]; set ytics autofreq; set xlabel; set ylabel; set key inside right bottom
+    }
+}

@@ -120,3 +120,35 @@ do for [E in 'tpb single_pass'] {
         }
     }
 }
+
+# The document's number beside ours (reference/published/07-compaction.csv), both as the speed-up
+# over Thrust copy_if in the same run: ours t(thrust_copy_if) / t(step) at every p (indices out,
+# uniform data), the paper's 3.67x for its three phases (K40m, CUDA 7.0) as a line.  The paper gives
+# its other results only as charts; its five kernels are our s0..s4.
+pub = 'reference/published/07-compaction.csv'
+pubv(fg, s) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' -- value | head -n 1", pub, fg, s)))
+# "p,t(thrust)/t(step)" at n for one output kind
+overthrust(f, s, n, o) = sprintf("< tools/csvq %s %s verified=ok n=%s 'shape~output=%s' 'input~^p=[01][.]' -- step input ms_median | awk -F, -v s=%s '$1 == \"thrust_copy_if\" { t[$2] = $3 } $1 == s { m[$2] = $3; o[++k] = $2 } END { for (i = 1; i <= k; i++) if ((o[i] in t) && m[o[i]] > 0) print substr(o[i], 3) \",\" t[o[i]] / m[o[i]] }'", f, gf, n, o, s)
+if (have('select_p')) {
+    f = csv('select_p'); FIG = 'vs-document'
+    d3 = pubv('fig11', 'three phases over Thrust copy_if')
+    ns = system(sprintf("tools/csvq %s %s verified=ok step=thrust_copy_if 'shape~output=index' -- n | awk '!seen[$0]++' | tr '\\n' ' '", f, gf))
+    array CS[7] = ['s0_atomic_global', 's1_atomic_block', 's2_warp_atomic', 's3_ballot_rank', 's4_three_phase', 's8_block_order', 'cub_select']
+    array CL[7] = ['s0: one global counter', 's1: a counter per block', "s2: warp-aggregated atomics (Adinetz)", "s3: ballot list ranking (the paper's [12])", "s4: the paper's three phases", 's8: our best order-keeping step', 'CUB DeviceSelect::If']
+    array CC[7] = [1, 2, 3, 4, 7, 6, 8]
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1,words(ns) title sprintf("Chapter 07, stream compaction (indices out, uniform data): the paper (Bakunas-Milanowski et al., Tesla K40m) beside ours (%s),\nboth as the speed-up over Thrust copy_if in the same run (ours: t(thrust) / t(step) at each p; the paper: its 3.67x for the three phases, a line)", gpu_of(f))
+        do for [n in ns] {
+            set title sprintf('n = 2^%d', log2(real(n)))
+            set xlabel 'p (fraction selected)'; set xrange [-0.02:1.02]; set xtics 0.2
+            set logscale y 2; set ylabel 'speed-up over thrust::copy_if (same run)'; set yrange [0.0625:40]
+            set key inside right top font ',8' maxrows -1
+            plot for [i = 1:7] overthrust(f, CS[i], n, 'index') using 1:2 with linespoints lc CC[i] pt 7 ps 0.6 title CL[i], \
+                 d3 with lines lc 7 lw 3 dashtype 3 title sprintf('paper (Fig. 11 text): three phases %.2fx', d3), \
+                 1 with lines lc rgb 'black' dashtype 2 notitle
+        }
+        unset multiplot
+        unset logscale y; set xrange [*:*]; set yrange [*:*]; set xtics autofreq; set xlabel; set ylabel; set key inside right bottom
+    }
+}
