@@ -4,7 +4,8 @@
 #   2. the untouched skeletons compile, and none of their graded tests passes
 #      (GPU tests may only skip, with a reason, when there is no GPU);
 #   3. the solutions score full marks on every graded test that can run here;
-#   4. the step tables in the READMEs match the programs' step tables;
+#   4. the step tables in the READMEs match the programs' step tables, and the documents' numbers in
+#      reference/published/ are well formed (tools/check-published.sh);
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
 #      with the skeletons (nothing passes) and with the solutions (full marks), a random seed.
 set -uo pipefail
@@ -88,6 +89,7 @@ fi
 
 # 4
 if tools/tables.sh check; then say "README step tables match the step tables"; else bad "README tables are stale (run: make tables)"; fi
+if tools/check-published.sh >/dev/null; then say "the documents' numbers (reference/published) are well formed"; else bad "reference/published: tools/check-published.sh"; fi
 
 [ $fail = 0 ] && say "all good" || say "some checks failed"
 exit $fail

@@ -184,7 +184,7 @@ static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
  * does not fit (Turing grants 64 KB per block) take their smaller tile.  With no device to ask: 1 (the
  * launch then reports the error). */
 template <class F>
-static inline int radix_block_fits(F *kernel, size_t smem)
+static inline int radix_block_fits_now(F *kernel, size_t smem)
 {
     const kit_device *d;
     struct cudaFuncAttributes fa;
@@ -193,6 +193,20 @@ static inline int radix_block_fits(F *kernel, size_t smem)
         return 1;
     }
     return fa.sharedSizeBytes + smem <= d->smem_block_optin;
+}
+
+/* the same, asked once per device: *memo (a static of the caller's instantiation, one per kernel)
+ * holds (device + 1) * 2 + answer, so a sort of 2^16 keys does not pay a runtime query per call */
+template <class F>
+static inline int radix_block_fits(F *kernel, size_t smem, int *memo)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    if (*memo / 2 != dev + 1) *memo = (dev + 1) * 2 + radix_block_fits_now(kernel, smem);
+    return *memo & 1;
 }
 
 #endif

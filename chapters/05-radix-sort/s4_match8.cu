@@ -148,7 +148,8 @@ static size_t s4_tiles(size_t n)
 template <int KT, bool PAIRS>
 static bool s4_big_fits()
 {
-    return radix_block_fits(s4_scatter_kernel<KT, PAIRS, S4_KPT4>, s4_smem<KT, PAIRS, S4_KPT4>());
+    static int memo = 0;
+    return radix_block_fits(s4_scatter_kernel<KT, PAIRS, S4_KPT4>, s4_smem<KT, PAIRS, S4_KPT4>(), &memo);
 }
 
 /* scratch: alternate keys (and values), the count table, the table scan's descriptors */

@@ -434,7 +434,8 @@ static size_t os_scratch_t(size_t n, int pairs)
 template <int KT, bool PAIRS, class C>
 static bool os_fits()
 {
-    return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>());
+    static int memo = 0;
+    return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo);
 }
 
 /* F: the configuration taken where C's block does not fit (C itself: no fallback) */
