@@ -704,6 +704,23 @@ static void cpu_footer(const int counts[4])
                counts[KIT_CPU_MEASURED], counts[KIT_CPU_FROM_CACHE], kit_cpu_cache_path(), counts[KIT_CPU_ESTIMATED]);
 }
 
+/* the context of a demo or walk (inputs, the CPU reference, the device copies), said on a terminal;
+ * NULL after a message when it cannot be made */
+static kit_ctx *show_ctx(const kit_chapter *c, const char *cmd, const kit_ladder *L, const kit_shape *sh,
+                         const kit_input *in)
+{
+    char sz[32];
+    kit_ctx *ctx = NULL;
+    cudaError_t e;
+    note("%s: inputs and the CPU reference at n = %s", L->id, kit_size_str(sh->n, sz, sizeof sz));
+    e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(L->bytes(L, 0, sh)), &ctx);
+    note_done();
+    if (e == cudaSuccess) return ctx;
+    fprintf(stderr, "ch%s %s %s: %s\n", c->id, cmd, L->id, cudaGetErrorString(e));
+    kit_ctx_free(ctx);
+    return NULL;
+}
+
 typedef struct demo_opts {
     int cpu_mode;
 } demo_opts;
@@ -721,20 +738,12 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
     const double items = P->items ? P->items(P, sh) : (double)sh->n;
     const int nph = kit_nphases(P);
     kit_ctx *ctx = NULL;
-    cudaError_t e;
     size_t i, nr = 0, nsteps = 0, k = 0;
     int failed = 0, ph, counts[4] = {0, 0, 0, 0};
     demo_row rows[DEMO_ROWS];
 
     if (!in) return 0;
-    note("%s: inputs and the CPU reference at n = %s", L->id, kit_size_str(sh->n, sz, sizeof sz));
-    e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx);
-    note_done();
-    if (e != cudaSuccess) {
-        fprintf(stderr, "ch%s demo %s: %s\n", c->id, L->id, cudaGetErrorString(e));
-        kit_ctx_free(ctx);
-        return 1;
-    }
+    if (!(ctx = show_ctx(c, "demo", L, sh, in))) return 1;
     bytes = kit_ctx_bytes(ctx, 0); /* on this input, when the traffic depends on the data */
     printf("Chapter %s (%s), %s, on %s, n = %s%s%s, input %s, %.2f MB moved per run by the first "
            "step; cudaMemcpy D2D = %.0f GB/s\n\n",
@@ -890,19 +899,13 @@ static int walk_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
     size_t i, first = 0, ngpu = 0, k = 0, nr = 0;
     int status = 0, counts[4] = {0, 0, 0, 0};
     demo_row rows[DEMO_ROWS];
-    cudaError_t e;
 
     if (!in) return 0;
     if (o->from && (first = step_index(L, o->from)) == (size_t)-1) return 0;
     if (o->only && step_index(L, o->only) == (size_t)-1) return 0;
     m = (step_meas *)calloc(L->count, sizeof *m);
     if (!m) return 1;
-    note("%s: inputs and the CPU reference at n = %s", L->id, kit_size_str(sh->n, sz, sizeof sz));
-    e = kit_ctx_new(L, sh, in, 0xDE30u, kit_rotations(bytes), &ctx);
-    note_done();
-    if (e != cudaSuccess) {
-        fprintf(stderr, "ch%s walk %s: %s\n", c->id, L->id, cudaGetErrorString(e));
-        kit_ctx_free(ctx);
+    if (!(ctx = show_ctx(c, "walk", L, sh, in))) {
         free(m);
         return 1;
     }
