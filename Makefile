@@ -4,7 +4,8 @@
 # come from), ARCH=sm_90 (override the detected GPU), CRITERION_DIR=prefix
 # (Criterion from a folder), NANOFLANN_DIR=dir (chapter 03's nanoflann.hpp from a
 # folder), QUICK=1 (short bench), EXP=a,b (bench experiments), N=2^24 (demo size),
-# SUBMISSION=dir / SUBMISSIONS=dir (grading).
+# PUBLISH=1 (bench into plots/), CPU=cached|measure|none (CPU rows of bench, demo, walk),
+# FROM=step / STEP=step / AUTO=1 (walk), SUBMISSION=dir / SUBMISSIONS=dir (grading).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -379,6 +380,6 @@ clean: ## remove build/ (or BUILDROOT)
 	rm -rf $(BUILDROOT)
 
 help: ## this list
-	@echo "usage: make [target] [CH=NN] [IMPL=solutions|exercises] [ARCH=sm_90] [CRITERION_DIR=prefix] [QUICK=1] [N=2^24]"
+	@echo "usage: make [target] [CH=NN] [IMPL=solutions|exercises] [ARCH=sm_90] [CRITERION_DIR=prefix] [QUICK=1] [N=2^24] [PUBLISH=1] [CPU=cached|measure|none]"
 	@echo "chapters: $(ALL_CHAPTERS)"
 	@awk -F'## ' '/^[a-z-]+:.*## / { split($$1, t, ":"); printf "  %-11s %s\n", t[1], $$2 }' $(firstword $(MAKEFILE_LIST))

@@ -438,15 +438,26 @@ static bool os_fits()
     return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo);
 }
 
-/* F: the configuration taken where C's block does not fit (C itself: no fallback) */
-template <class C, class F = C>
+/* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
+ * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C otherwise; and F where that one's
+ * block does not fit this GPU (F = C: no fallback, the launch is refused with the reason). */
+template <int KT, bool PAIRS, class C, class CP>
+using os_pick = typename std::conditional<PAIRS && KT != RADIX_U64, CP, C>::type;
+
+template <int KT, bool PAIRS, class C, class F, class CP>
+static size_t os_scratch_pick(size_t n)
+{
+    typedef os_pick<KT, PAIRS, C, CP> U;
+    if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>()) return os_scratch_t<KT, U>(n, PAIRS);
+    return os_scratch_t<KT, F>(n, PAIRS);
+}
+
+template <class C, class F = C, class CP = C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        if (std::is_same<C, F>::value || (pairs ? os_fits<KT, true, C>() : os_fits<KT, false, C>()))
-            return os_scratch_t<KT, C>(n, pairs);
-        return os_scratch_t<KT, F>(n, pairs);
+        return pairs ? os_scratch_pick<KT, true, C, F, CP>(n) : os_scratch_pick<KT, false, C, F, CP>(n);
     });
 }
 
@@ -497,7 +508,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C>
+template <class C, class F = C, class CP = C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -508,8 +519,9 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
-        if (std::is_same<C, F>::value || os_fits<KT, PAIRS, C>())
-            return os_sort<KT, PAIRS, C>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        typedef os_pick<KT, PAIRS, C, CP> U;
+        if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>())
+            return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
         return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
     });
 }
@@ -558,6 +570,13 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
       os_describe<os_cfg<T, K, B, M, E, W, MB, P>>, 0, 0},                                             \
      os_scratch<os_cfg<T, K, B, M, E, W, MB, P>>, os_run<os_cfg<T, K, B, M, E, W, MB, P>>, RADIX_TYPES_ALL, B}
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
+/* the ladder step with 4-byte pairs in tiles of 384 x KP (keys only as the ladder step) */
+#define OS_ROWP(KP)                                                                                   \
+    {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4",  \
+      "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
+      os_describe<os_ladder>, 0, 0},                                                                   \
+     os_scratch<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, 4, 0>>,                \
+     os_run<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, 4, 0>>, RADIX_TYPES_ALL, 8}
 #define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
@@ -575,4 +594,8 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWX(384, 16, 8, OS_B, true, 4, 0, true, "ballot", "early", " persistent"),
     OS_ROWX(384, 20, 8, RK_MATCH_OR, true, 4, 2, true, "or", "early", " blocks/SM=2 persistent"),
     OS_ROW(384, 20, 8, OS_B, false, 4, 0, "ballot", "late", ""),
+    /* 4-byte pairs in CUB's sm_90 pairs tile (384 x 23), and in a smaller one (issue 30: s5's pairs
+     * trail CUB on the H100) */
+    OS_ROWP(23),
+    OS_ROWP(16),
 };
