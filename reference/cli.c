@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Timing repetitions (docs/architecture.md): bench and demo alike. */
@@ -366,7 +365,6 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
             i++;
         } else if (!strcmp(a, "--cpu")) {
             if ((b.cpu_mode = cpu_mode_arg(c, "bench", v)) < 0) return 2;
-            b.no_cpu = b.cpu_mode == KIT_CPU_NONE;
             i++;
         } else if ((r = axis_arg(c, "bench", a, v, axes, sizeof axes)) != 0) {
             if (r < 0) return 2;
@@ -555,22 +553,6 @@ static const char *verdict(const kit_step_info *si, const step_meas *m)
     return m->ok ? "ok" : (si->flags & KIT_TIMING_ONLY) ? "timing" : "FAILED";
 }
 
-/* the CPU rows' marks: "cached <date>" or "est. from n = S" */
-static void cpu_mark(const kit_cpu_time *ct, char *buf, size_t len)
-{
-    char sz[32];
-    buf[0] = '\0';
-    if (ct->how == KIT_CPU_FROM_CACHE) {
-        const time_t w = (time_t)ct->when;
-        struct tm tmv;
-        char d[16] = "?";
-        if (localtime_r(&w, &tmv)) strftime(d, sizeof d, "%Y-%m-%d", &tmv);
-        snprintf(buf, len, "cached %s", d);
-    } else if (ct->how == KIT_CPU_ESTIMATED) {
-        snprintf(buf, len, "est. from n = %s", kit_size_str(ct->from_n, sz, sizeof sz));
-    }
-}
-
 /* The ladder as a text chart (the projector without a display): a bar per row, '|' at the copy
  * bandwidth and ':' at the best yardstick */
 static void text_chart(const char *title, const demo_row *r, size_t nr, double copy_gbps, const char *unit)
@@ -606,7 +588,7 @@ static void text_chart(const char *title, const demo_row *r, size_t nr, double c
  * figure (reference/demo.gp, drawn by make demo and make walk) */
 static FILE *g_fig;
 
-static void figure_open(const kit_chapter *c, const char *gpu, double copy_gbps, const char *what)
+static void figure_open(const kit_chapter *c, const char *what)
 {
     const char *root = getenv("BUILDROOT");
     char dir[1024], path[1100];
@@ -618,8 +600,6 @@ static void figure_open(const kit_chapter *c, const char *gpu, double copy_gbps,
         return;
     }
     fprintf(g_fig, "ladder,title,kind,step,ms,gbps,pct_copy,mark,copy_gbps,gpu,n\n");
-    (void)gpu;
-    (void)copy_gbps;
 }
 
 static void figure_rows(const kit_ladder *L, const demo_row *r, size_t nr, double copy_gbps, const char *gpu,
@@ -677,7 +657,7 @@ static int cpu_rows_print(const kit_chapter *c, kit_ctx *ctx, const kit_problem 
         kit_ctx_cpu_row(ctx, c->id, (int)a, mode, 3, 1e30, &ct);
         note_done();
         counts[ct.how]++;
-        cpu_mark(&ct, mark, sizeof mark);
+        kit_cpu_mark(&ct, mark, sizeof mark);
         if (*cpu_ms == 0) *cpu_ms = ct.t.ms_median; /* speed-ups are against the first baseline timed */
         printf("%-18s %9.4f %8.1f %6.1f %10.3f %7s %8.1f %4s %7s %6s %-8s %s%s%s%s%s\n", name, ct.t.ms_median,
                bytes / (ct.t.ms_median * 1e6), 100.0 * bytes / (ct.t.ms_median * 1e6) / copy_gbps,
@@ -721,15 +701,17 @@ static kit_ctx *show_ctx(const kit_chapter *c, const char *cmd, const kit_ladder
     return NULL;
 }
 
-typedef struct demo_opts {
-    int cpu_mode;
-} demo_opts;
+/* the options of demo and walk (walk's own: autorun, from, only) */
+typedef struct show_opts {
+    int cpu_mode, autorun;
+    const char *from, *only;
+} show_opts;
 
 /* One ladder's demo table at shape sh on input in (NULL: the problem's first, or skip
  * when the name is not one of this problem's); 0, 3 (a step failed) or 1 (CUDA error). */
 static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shape *sh,
                        const char *input, cudaStream_t s, double copy_gbps, const kit_device *d,
-                       const demo_opts *o)
+                       const show_opts *o)
 {
     const kit_problem *P = L->P;
     const kit_input *in = input ? kit_input_find(P, input) : &P->inputs[0];
@@ -867,16 +849,11 @@ static size_t step_index(const kit_ladder *L, const char *name)
     return (size_t)-1;
 }
 
-typedef struct walk_opts {
-    int cpu_mode, autorun;
-    const char *from, *only;
-} walk_opts;
-
 static void walk_line(const char *label, const step_meas *m, double copy_gbps, double base_ms, const char *verdict_s)
 {
     char x[16] = "";
     if (!m->done || m->unsupported || m->error) {
-        printf("  %-22s %s\n", label, m->done ? (m->unsupported ? m->why : m->why) : "not run");
+        printf("  %-22s %s\n", label, m->done ? m->why : "not run");
         return;
     }
     if (base_ms > 0) snprintf(x, sizeof x, "%.2fx", base_ms / m->ms);
@@ -887,7 +864,7 @@ static void walk_line(const char *label, const step_meas *m, double copy_gbps, d
 /* The presenter's walk through one ladder: for each step from o->from (or o->only alone) its
  * lesson, then the step against its predecessor and the yardsticks at the same size. */
 static int walk_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shape *sh, const char *input,
-                       cudaStream_t s, double copy_gbps, const kit_device *d, const walk_opts *o, int *stop)
+                       cudaStream_t s, double copy_gbps, const kit_device *d, const show_opts *o, int *stop)
 {
     const kit_problem *P = L->P;
     const kit_input *in = input ? kit_input_find(P, input) : &P->inputs[0];
@@ -1089,17 +1066,14 @@ static int demo_or_walk(const kit_chapter *c, int argc, char **argv, int walk)
     cudaStream_t s;
     cudaError_t e;
     int status = 0, stop = 0;
-    demo_opts dopt = {KIT_CPU_CACHED};
-    walk_opts wopt = {KIT_CPU_CACHED, 0, NULL, NULL};
+    show_opts o = {KIT_CPU_CACHED, 0, NULL, NULL};
 
-    if (take_opts(c, cmd, &argc, argv, &dopt.cpu_mode, walk ? &wopt.autorun : NULL, walk ? &wopt.from : NULL,
-                  &wopt.only))
+    if (take_opts(c, cmd, &argc, argv, &o.cpu_mode, walk ? &o.autorun : NULL, walk ? &o.from : NULL, &o.only))
         return 2;
-    wopt.cpu_mode = dopt.cpu_mode;
     if (shape_args(c, cmd, argc, argv, &n, &input, axes, sizeof axes)) return 2;
-    if ((wopt.from && !known_step(c, wopt.from)) || (wopt.only && !known_step(c, wopt.only))) {
+    if ((o.from && !known_step(c, o.from)) || (o.only && !known_step(c, o.only))) {
         fprintf(stderr, "ch%s walk: no step '%s' in the chapter's ladders (see: ch%s steps)\n", c->id,
-                wopt.from ? wopt.from : wopt.only, c->id);
+                o.from ? o.from : o.only, c->id);
         return 2;
     }
     if (!kit_gpu_available(why, sizeof why)) {
@@ -1116,17 +1090,17 @@ static int demo_or_walk(const kit_chapter *c, int argc, char **argv, int walk)
         return 1;
     }
     note_done();
-    figure_open(c, d->name, copy_gbps, cmd);
+    figure_open(c, cmd);
     memset(&shape_src, 0, sizeof shape_src);
     shape_src.axes = axes[0] ? axes : NULL;
     for (l = 0; l < nmain(c) && status != 1 && !stop; l++) {
         const kit_shape sh = kit_bench_shape(&shape_src, c->ladders[l]->P, n);
         int r;
-        if (walk && ((wopt.from && step_index(c->ladders[l], wopt.from) == (size_t)-1) ||
-                     (wopt.only && step_index(c->ladders[l], wopt.only) == (size_t)-1)))
+        if (walk && ((o.from && step_index(c->ladders[l], o.from) == (size_t)-1) ||
+                     (o.only && step_index(c->ladders[l], o.only) == (size_t)-1)))
             continue; /* the named step is another ladder's */
-        r = walk ? walk_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &wopt, &stop)
-                 : demo_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &dopt);
+        r = walk ? walk_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &o, &stop)
+                 : demo_ladder(c, c->ladders[l], &sh, input, s, copy_gbps, d, &o);
         if (r > status) status = r;
     }
     figure_close();

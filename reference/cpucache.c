@@ -257,6 +257,21 @@ int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machin
     return w == at ? 0 : -1;
 }
 
+void kit_cpu_mark(const kit_cpu_time *ct, char *buf, size_t len)
+{
+    char sz[32];
+    buf[0] = '\0';
+    if (ct->how == KIT_CPU_FROM_CACHE) {
+        const time_t w = (time_t)ct->when;
+        struct tm tmv;
+        char d[16] = "?";
+        if (localtime_r(&w, &tmv)) strftime(d, sizeof d, "%Y-%m-%d", &tmv);
+        snprintf(buf, len, "cached %s", d);
+    } else if (ct->how == KIT_CPU_ESTIMATED) {
+        snprintf(buf, len, "est. from n = %s", kit_size_str(ct->from_n, sz, sizeof sz));
+    }
+}
+
 double kit_cpu_scale(int cost, double ms, size_t n0, size_t n)
 {
     const double a = (double)(n0 ? n0 : 1), b = (double)n;

@@ -512,6 +512,9 @@ int kit_cpu_cache_below(const char *path, const kit_cpu_key *k, const char *mach
 /* Append an entry (one write); 0 on success, -1 when the file cannot be written (said once). */
 int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machine, const char *build,
                       double ms);
+/* How a row's number came about, for its param or table: "cached 2026-11-26", "est. from n = 2^24",
+ * or "" for a time measured now (or no row) */
+void kit_cpu_mark(const kit_cpu_time *ct, char *buf, size_t len);
 /* Time at n of a baseline with cost model cost, from ms at n0 */
 double kit_cpu_scale(int cost, double ms, size_t n0, size_t n);
 /* CPU row v of the context's problem by mode: cached (a valid cache entry, else an estimate when
@@ -603,8 +606,8 @@ typedef struct kit_bench {
     const char *phase;    /* set by an experiment: time only this phase (its step rows and the CPU
                            * rows of that phase; the phases before it run in the check, untimed); NULL: all */
     const char *cpus;     /* set by an experiment: the CPU rows it times, by name ("a,b"); NULL: all */
-    int no_cpu;           /* --cpu none: no CPU rows at all (the reference still checks every step) */
-    int cpu_mode;         /* kit_cpu_mode (--cpu): how CPU rows are timed */
+    int cpu_mode;         /* kit_cpu_mode (--cpu): how CPU rows are timed (none: no CPU rows at all; the
+                           * reference still checks every step) */
     } kit_bench;
 
 /* The CSV header every chapter writes (docs/architecture.md); readers find columns by name. */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Guard zone before and after every device output, in bytes (a multiple of 256, so an
  * output keeps the base allocation's alignment). */
@@ -789,9 +788,9 @@ void kit_ctx_cpu_row(kit_ctx *c, const char *chapter, int v, int mode, int reps,
 static void cpu_rows(kit_bench *b, kit_ctx *c)
 {
     const kit_problem *P = c->P;
-    char name[64], shape[256], unit[64], param[512];
+    char name[64], shape[256], unit[64], param[512], mark[64];
     size_t v;
-    for (v = 0; v < P->ncpu && !b->no_cpu; v++) {
+    for (v = 0; v < P->ncpu && b->cpu_mode != KIT_CPU_NONE; v++) {
         const kit_cpu *u = &P->cpu[v];
         kit_cpu_time ct;
         kit_timing t;
@@ -807,13 +806,9 @@ static void cpu_rows(kit_bench *b, kit_ctx *c)
         memset(&r, 0, sizeof r);
         r.step = name;
         r.param = u->param ? u->param : "serial CPU baseline";
-        if (ct.how == KIT_CPU_FROM_CACHE || ct.how == KIT_CPU_ESTIMATED) { /* said in the row */
-            char when[32] = "", from[32];
-            const time_t w = (time_t)ct.when;
-            struct tm tmv;
-            if (ct.how == KIT_CPU_FROM_CACHE && localtime_r(&w, &tmv)) strftime(when, sizeof when, "%Y-%m-%d", &tmv);
-            snprintf(param, sizeof param, "%s (%s %s)", r.param, ct.how == KIT_CPU_FROM_CACHE ? "cached" : "est. from n =",
-                     ct.how == KIT_CPU_FROM_CACHE ? when : kit_size_str(ct.from_n, from, sizeof from));
+        kit_cpu_mark(&ct, mark, sizeof mark);
+        if (mark[0]) { /* cached or estimated: said in the row */
+            snprintf(param, sizeof param, "%s (%s)", r.param, mark);
             r.param = param;
         }
         r.input = c->in->name;

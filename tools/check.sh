@@ -32,6 +32,24 @@ graded=$(awk -F'\t' -v ch="$ch" 'NR > 1 && (ch == "" || substr($1, 3, 2) == ch) 
 status_of() { # results.tsv test -> status<TAB>message
   awk -F'\t' -v k="$2" '$1 "::" $2 == k { print $3 "\t" $4; found = 1 } END { if (!found) print "missing\t" }' "$1"
 }
+# tally IMPL RESULTS WHAT: every graded test of RESULTS judged for IMPL (a skeleton passes none, a
+# solution all, a skip only for want of a GPU), WHAT naming the run in messages; sets npass, nskip
+tally() {
+  local impl=$1 res=$2 what=$3 t st msg
+  npass=0 nskip=0
+  for t in $graded; do
+    IFS=$'\t' read -r st msg < <(status_of "$res" "$t")
+    case "$impl:$st" in
+      exercises:pass) bad "$what passes $t (the test cannot tell a stub from a solution)";;
+      solutions:pass) npass=$((npass + 1));;
+      *:skip)
+        if [[ $msg == "no CUDA device"* ]]; then nskip=$((nskip + 1));
+        else bad "$what: $t skipped without a 'no CUDA device' reason: '$msg'"; fi;;
+      solutions:*) bad "$what fails $t: $st $msg";;
+      exercises:missing) bad "$what: $t did not run";;
+    esac
+  done
+}
 
 for impl in exercises solutions; do
   if ! make --no-print-directory BUILDROOT="$broot" IMPL=$impl all testbin >"$tmp/build-$impl.log" 2>&1; then
@@ -40,19 +58,7 @@ for impl in exercises solutions; do
   res=$broot/$impl/check-results.tsv
   KIT_RESULTS=$res $broot/$impl/bin/tests${ch:+_$ch} --jobs "$(nproc)" >"$tmp/test-$impl.log" 2>&1
   [ -s "$res" ] || { bad "the $impl test run wrote no results"; tail -n 30 "$tmp/test-$impl.log"; continue; }
-  npass=0 nskip=0
-  for t in $graded; do
-    IFS=$'\t' read -r st msg < <(status_of "$res" "$t")
-    case "$impl:$st" in
-      exercises:pass) bad "skeleton passes $t (the test cannot tell a stub from a solution)";;
-      solutions:pass) npass=$((npass + 1));;
-      *:skip)
-        if [[ $msg == "no CUDA device"* ]]; then nskip=$((nskip + 1));
-        else bad "$impl: $t skipped without a 'no CUDA device' reason: '$msg'"; fi;;
-      solutions:*) bad "solution fails $t: $st $msg";;
-      exercises:missing) bad "skeleton test $t did not run";;
-    esac
-  done
+  tally "$impl" "$res" "$([ "$impl" = exercises ] && echo skeleton || echo solution)"
   if [ "$impl" = exercises ]; then
     say "skeletons compile; no graded test passes on them ($nskip skipped: no GPU)"
   else
@@ -70,17 +76,7 @@ if make --no-print-directory BUILDROOT="$broot" IMPL=exercises judge runners >"$
       KIT_GRADE_SEED=$RANDOM$RANDOM $broot/exercises/bin/judge${ch:+_$ch} --jobs "$(nproc)" --filter 'ex*/*' \
       >"$tmp/split-$impl.log" 2>&1
     [ -s "$res" ] || { bad "the judge with the $impl runners wrote no results"; tail -n 30 "$tmp/split-$impl.log"; continue; }
-    npass=0 nskip=0
-    for t in $graded; do
-      IFS=$'\t' read -r st msg < <(status_of "$res" "$t")
-      case "$impl:$st" in
-        exercises:pass) bad "judge + skeleton runner passes $t";;
-        solutions:pass) npass=$((npass + 1));;
-        *:skip) [[ $msg == "no CUDA device"* ]] && nskip=$((nskip + 1)) || bad "split $impl: $t skipped: '$msg'";;
-        solutions:*) bad "judge + solution runner fails $t: $st $msg";;
-        exercises:missing) bad "judge + skeleton runner: $t did not run";;
-      esac
-    done
+    tally "$impl" "$res" "judge + $([ "$impl" = exercises ] && echo skeleton || echo solution) runner"
     say "judge + $impl runners: $npass graded tests pass, $nskip skipped (no GPU)"
   done
 else

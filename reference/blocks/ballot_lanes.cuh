@@ -12,35 +12,19 @@
 
 /* ---------------------------------------------------------- lane masks */
 
-static __device__ __forceinline__ unsigned ptx_laneid()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%laneid;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_lt()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_le()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_le;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_gt()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_gt;" : "=r"(r));
-    return r;
-}
-static __device__ __forceinline__ unsigned ptx_lanemask_ge()
-{
-    unsigned r;
-    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(r));
-    return r;
-}
+/* ptx_NAME(): the special register %NAME, one mov */
+#define BALLOT_SREG(name)                                        \
+    static __device__ __forceinline__ unsigned ptx_##name()      \
+    {                                                            \
+        unsigned r;                                              \
+        asm("mov.u32 %0, %%" #name ";" : "=r"(r));               \
+        return r;                                                \
+    }
+BALLOT_SREG(laneid)      /* this thread's lane, 0 .. 31 */
+BALLOT_SREG(lanemask_lt) /* the lanes below this one */
+BALLOT_SREG(lanemask_le) /* ... and this one */
+BALLOT_SREG(lanemask_gt) /* the lanes above this one */
+BALLOT_SREG(lanemask_ge) /* ... and this one */
+#undef BALLOT_SREG
 
 #endif
