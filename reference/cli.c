@@ -602,20 +602,29 @@ static void figure_open(const kit_chapter *c, const char *what)
     fprintf(g_fig, "ladder,title,kind,step,ms,gbps,pct_copy,mark,copy_gbps,gpu,n\n");
 }
 
+/* a free-text field of the figure's CSV: its commas become semicolons (the CSV is read unquoted) */
+static void csv_plain(char *dst, size_t size, const char *src)
+{
+    size_t k;
+    snprintf(dst, size, "%s", src);
+    for (k = 0; dst[k]; k++)
+        if (dst[k] == ',') dst[k] = ';';
+}
+
 static void figure_rows(const kit_ladder *L, const demo_row *r, size_t nr, double copy_gbps, const char *gpu,
                         size_t n)
 {
     static const char *kinds[] = {"cpu", "step", "yardstick"};
     size_t k;
-    char g[256];
+    char g[256], t[256], m[sizeof r->mark];
     if (!g_fig) return;
-    snprintf(g, sizeof g, "%s", gpu);
-    for (k = 0; g[k]; k++)
-        if (g[k] == ',') g[k] = ' ';
-    for (k = 0; k < nr; k++)
-        fprintf(g_fig, "%s,%s,%s,%s,%.6f,%.3f,%.2f,%s,%.1f,%s,%zu\n", L->id, L->title, kinds[r[k].kind], r[k].name,
-                r[k].ms, r[k].gbps, copy_gbps > 0 ? 100.0 * r[k].gbps / copy_gbps : 0, r[k].mark[0] ? r[k].mark : "-",
-                copy_gbps, g, n);
+    csv_plain(g, sizeof g, gpu);
+    csv_plain(t, sizeof t, L->title); /* "LSD radix sort, 32-bit keys": a comma would shift every column */
+    for (k = 0; k < nr; k++) {
+        csv_plain(m, sizeof m, r[k].mark[0] ? r[k].mark : "-");
+        fprintf(g_fig, "%s,%s,%s,%s,%.6f,%.3f,%.2f,%s,%.1f,%s,%zu\n", L->id, t, kinds[r[k].kind], r[k].name, r[k].ms,
+                r[k].gbps, copy_gbps > 0 ? 100.0 * r[k].gbps / copy_gbps : 0, m, copy_gbps, g, n);
+    }
 }
 
 static void figure_close(void)
