@@ -10,6 +10,10 @@ csv=$dir/ch$nn.csv
 cd "$(dirname "$0")/.." || exit 1
 [ -s "$csv" ] || { echo "demo-figure: no $csv (the run wrote none)"; exit 0; }
 command -v gnuplot >/dev/null || { echo "demo-figure: gnuplot not found, no $dir/ch$nn.png (apt-get install gnuplot-nox)"; exit 0; }
+# a minimal container may have gnuplot and no font: its PNG then has no text (the SVG keeps it)
+if command -v fc-list >/dev/null && [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
+  echo "demo-figure: no fonts installed, the PNG will have no text (apt-get install fonts-dejavu-core; the SVG has it)"
+fi
 k=0
 for l in $(tools/csvq "$csv" -- ladder | awk '!s[$0]++'); do
   out=$dir/ch$nn; [ $k = 0 ] || out=$dir/ch$nn-$l
