@@ -4,8 +4,9 @@
 #   2. the untouched skeletons compile, and none of their graded tests passes
 #      (GPU tests may only skip, with a reason, when there is no GPU);
 #   3. the solutions score full marks on every graded test that can run here;
-#   4. the step tables in the READMEs match the programs' step tables, and the documents' numbers in
-#      reference/published/ are well formed (tools/check-published.sh);
+#   4. the step tables in the READMEs match the programs' step tables, the documents' numbers in
+#      reference/published/ are well formed (tools/check-published.sh), and tools/ratios and
+#      tools/csvtable.sh keep the runs of two GPUs in one CSV apart;
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
 #      with the skeletons (nothing passes) and with the solutions (full marks), a random seed.
 set -uo pipefail
@@ -86,6 +87,21 @@ fi
 # 4
 if tools/tables.sh check; then say "README step tables match the step tables"; else bad "README tables are stale (run: make tables)"; fi
 if tools/check-published.sh >/dev/null; then say "the documents' numbers (reference/published) are well formed"; else bad "reference/published: tools/check-published.sh"; fi
+# a CSV with the runs of two GPUs: a ratio and a table never mix them (made here, known answers)
+{
+  echo "chapter,step,param,input,n,shape,phase,bytes,ms_median,ms_min,gbps,items_s,unit,pct_copy,verified,gpu"
+  echo "00,copy-bandwidth,probe,uniform,64,,run,512,0.1,0.1,1000,1,elements/s,100,ok,GPU A"
+  echo "00,s1_x,,uniform,1024,,run,8192,1.0,1.0,8,1,items/s,0.8,ok,GPU A"
+  echo "00,cub_x,,uniform,1024,,run,8192,2.0,2.0,4,1,items/s,0.4,ok,GPU A"
+  echo "00,copy-bandwidth,probe,uniform,64,,run,512,0.1,0.1,3000,1,elements/s,100,ok,GPU B"
+  echo "00,s1_x,,uniform,1024,,run,8192,4.0,4.0,2,1,items/s,0.1,ok,GPU B"
+  echo "00,cub_x,,uniform,1024,,run,8192,2.0,2.0,4,1,items/s,0.1,ok,GPU B"
+} >"$tmp/two-gpus.csv"
+r=$(tools/ratios "$tmp/two-gpus.csv" | sed -n 's/^On \(.*\)\. Ratio.*/\1/p; s/.* \([0-9.]*x\) |$/\1/p' | tr '\n' ';')
+t=$(tools/csvtable.sh "$tmp/two-gpus.csv" 10 | sed -n 's/^Measured on \([^,]*\),.* \([0-9]*\) GB\/s;.*/\1 \2/p' | tr '\n' ';')
+if [ "$r" = "GPU A;2.000x;GPU B;0.500x;" ] && [ "$t" = "GPU A 1000;GPU B 3000;" ]; then
+  say "ratios and README tables keep the runs of two GPUs apart"
+else bad "tools/ratios or tools/csvtable.sh mixed two GPUs' runs: ratios '$r', tables '$t'"; fi
 
 [ $fail = 0 ] && say "all good" || say "some checks failed"
 exit $fail
