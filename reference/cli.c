@@ -148,22 +148,6 @@ static void print_summary(const kit_chapter *c)
 
 /* ------------------------------------------------------------------ bench */
 
-static int mkdirs(const char *path)
-{
-    char buf[1024];
-    size_t i, n = strlen(path);
-    if (n == 0 || n >= sizeof buf) return -1;
-    memcpy(buf, path, n + 1);
-    for (i = 1; i <= n; i++)
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char ch = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-            buf[i] = ch;
-        }
-    return 0;
-}
-
 /* 1 when path is the folder plots/ of the working directory (the repository's root, where make
  * runs the programs) or inside it, however it is spelled (./plots/01-copy, an absolute path, a
  * link): the committed GPU results, which a run without a GPU must not touch */
@@ -432,7 +416,7 @@ static int cmd_bench(const kit_chapter *c, int argc, char **argv)
         fprintf(stderr, "ch%s bench: %s: timing the CPU baselines only, into %s/\n", c->id, why,
                 outdir);
     }
-    if (mkdirs(outdir) != 0) {
+    if (kit_mkdirs(outdir) != 0) {
         fprintf(stderr, "ch%s bench: cannot create %s: %s\n", c->id, outdir, strerror(errno));
         return 1;
     }
@@ -553,6 +537,28 @@ static const char *verdict(const kit_step_info *si, const step_meas *m)
     return m->ok ? "ok" : (si->flags & KIT_TIMING_ONLY) ? "timing" : "FAILED";
 }
 
+/* a row of the ladder picture (the rows past DEMO_ROWS are left out) */
+static void push_row(demo_row *rows, size_t *nr, const char *name, int kind, double ms, double gbps, const char *mark)
+{
+    demo_row *r;
+    if (*nr >= DEMO_ROWS) return;
+    r = &rows[(*nr)++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->kind = kind;
+    r->ms = ms;
+    r->gbps = gbps;
+    snprintf(r->mark, sizeof r->mark, "%s", mark);
+}
+
+/* a measured step's row: no bar where it did not run or failed its check, and the reason under it */
+static void push_step_row(demo_row *rows, size_t *nr, const kit_step_info *si, const step_meas *m)
+{
+    const char *mark = m->unsupported ? "skipped on this GPU" : m->error ? "CUDA error"
+                       : m->status == 3 ? "FAILED verification" : "";
+    push_row(rows, nr, si->name, si->kind == KIT_STEP_YARDSTICK ? ROW_YARD : ROW_STEP, m->ms, mark[0] ? 0 : m->gbps,
+             mark);
+}
+
 /* The ladder as a text chart (the projector without a display): a bar per row, '|' at the copy
  * bandwidth and ':' at the best yardstick */
 static void text_chart(const char *title, const demo_row *r, size_t nr, double copy_gbps, const char *unit)
@@ -594,7 +600,7 @@ static void figure_open(const kit_chapter *c, const char *what)
     char dir[1024], path[1100];
     snprintf(dir, sizeof dir, "%s/demo", root && *root ? root : "build");
     snprintf(path, sizeof path, "%s/ch%s.csv", dir, c->id);
-    if (mkdirs(dir) != 0 || !(g_fig = fopen(path, "w"))) {
+    if (kit_mkdirs(dir) != 0 || !(g_fig = fopen(path, "w"))) {
         fprintf(stderr, "ch%s %s: cannot write %s: %s (no figure)\n", c->id, what, path, strerror(errno));
         g_fig = NULL;
         return;
@@ -640,7 +646,7 @@ static int no_display(void)
 }
 
 /* the CPU rows of a ladder (demo and walk): printed, and their picture rows added */
-static int cpu_rows_print(const kit_chapter *c, kit_ctx *ctx, const kit_problem *P, const kit_shape *sh, int mode,
+static void cpu_rows_print(const kit_chapter *c, kit_ctx *ctx, const kit_problem *P, const kit_shape *sh, int mode,
                           double bytes, double items, double copy_gbps, double *cpu_ms, demo_row *rows, size_t *nr,
                           int counts[4])
 {
@@ -673,16 +679,8 @@ static int cpu_rows_print(const kit_chapter *c, kit_ctx *ctx, const kit_problem 
                items / (ct.t.ms_median * 1e6), "", *cpu_ms / ct.t.ms_median, "", "", "",
                ct.how == KIT_CPU_FROM_CACHE ? "cached" : ct.how == KIT_CPU_ESTIMATED ? "est." : "ok", param,
                u->phase ? ", phase " : "", u->phase ? u->phase : "", mark[0] ? " - " : "", mark);
-        if (*nr < DEMO_ROWS) {
-            demo_row *r = &rows[(*nr)++];
-            snprintf(r->name, sizeof r->name, "%s", name);
-            r->kind = ROW_CPU;
-            r->ms = ct.t.ms_median;
-            r->gbps = bytes / (ct.t.ms_median * 1e6);
-            snprintf(r->mark, sizeof r->mark, "%s", mark);
-        }
+        push_row(rows, nr, name, ROW_CPU, ct.t.ms_median, bytes / (ct.t.ms_median * 1e6), mark);
     }
-    return 0;
 }
 
 static void cpu_footer(const int counts[4])
@@ -751,23 +749,14 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
         const kit_step_info *si = L->step(L, i);
         char xprev[16] = "", xcpu[16] = "";
         step_meas m;
-        demo_row *r = nr < DEMO_ROWS ? &rows[nr++] : NULL;
-        if (sh->n > kit_step_max_n(L, i)) {
-            if (r) nr--;
-            continue;
-        }
+        if (sh->n > kit_step_max_n(L, i)) continue;
         note("step %zu of %zu: %s", ++k, nsteps, si->name);
         measure_step(ctx, L, i, s, &m);
         note_done();
-        if (r) {
-            memset(r, 0, sizeof *r);
-            snprintf(r->name, sizeof r->name, "%s", si->name);
-            r->kind = si->kind == KIT_STEP_YARDSTICK ? ROW_YARD : ROW_STEP;
-        }
+        push_step_row(rows, &nr, si, &m);
         if (m.unsupported || m.error) {
             if (m.unsupported) printf("%-18s skipped: cannot run on this GPU: %s\n", si->name, m.why);
             else printf("%-18s CUDA error: %s\n", si->name, m.why);
-            if (r) snprintf(r->mark, sizeof r->mark, "%s", m.unsupported ? "skipped on this GPU" : "CUDA error");
             if (m.status > failed) failed = m.status;
             if (m.status == 1) break;
             continue;
@@ -778,11 +767,6 @@ static int demo_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
                100.0 * m.gbps / copy_gbps, items / (m.ms * 1e6), xprev, xcpu, m.regs, m.smem, m.occ, verdict(si, &m),
                si->what);
         fflush(stdout);
-        if (r) {
-            r->ms = m.ms;
-            r->gbps = m.ok || (si->flags & KIT_TIMING_ONLY) ? m.gbps : 0;
-            if (!m.ok && !(si->flags & KIT_TIMING_ONLY)) snprintf(r->mark, sizeof r->mark, "FAILED verification");
-        }
         if (nph > 1)
             for (ph = 0; ph < nph; ph++)
                 printf("%18s   %-8s %9.4f ms\n", "", kit_phase_name(P, ph), m.t[ph].ms_median);
@@ -964,25 +948,10 @@ static int walk_ladder(const kit_chapter *c, const kit_ladder *L, const kit_shap
         fflush(stdout);
         if (wait_enter(o->autorun)) *stop = 1;
     }
-    for (i = 0; i < L->count; i++) /* the picture: every step measured */
-        if (m[i].done && nr < DEMO_ROWS && L->step(L, i)->kind != KIT_STEP_YARDSTICK) {
-            demo_row *r = &rows[nr++];
-            memset(r, 0, sizeof *r);
-            snprintf(r->name, sizeof r->name, "%s", L->step(L, i)->name);
-            r->kind = ROW_STEP;
-            r->ms = m[i].ms;
-            r->gbps = m[i].unsupported || m[i].error || m[i].status == 3 ? 0 : m[i].gbps;
-            if (m[i].unsupported) snprintf(r->mark, sizeof r->mark, "skipped on this GPU");
-        }
+    for (i = 0; i < L->count; i++) /* the picture: every step measured, then the yardsticks */
+        if (m[i].done && L->step(L, i)->kind != KIT_STEP_YARDSTICK) push_step_row(rows, &nr, L->step(L, i), &m[i]);
     for (i = 0; i < L->count; i++)
-        if (m[i].done && nr < DEMO_ROWS && L->step(L, i)->kind == KIT_STEP_YARDSTICK) {
-            demo_row *r = &rows[nr++];
-            memset(r, 0, sizeof *r);
-            snprintf(r->name, sizeof r->name, "%s", L->step(L, i)->name);
-            r->kind = ROW_YARD;
-            r->ms = m[i].ms;
-            r->gbps = m[i].unsupported || m[i].error ? 0 : m[i].gbps;
-        }
+        if (m[i].done && L->step(L, i)->kind == KIT_STEP_YARDSTICK) push_step_row(rows, &nr, L->step(L, i), &m[i]);
     if (no_display()) text_chart(L->title, rows, nr, copy_gbps, "GB/s: bytes moved / time");
     figure_rows(L, rows, nr, copy_gbps, d->name, sh->n);
     kit_ctx_free(ctx);

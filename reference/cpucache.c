@@ -214,18 +214,20 @@ int kit_cpu_cache_below(const char *path, const kit_cpu_key *k, const char *mach
     return scan(path, k, machine, build, 1, n, ms, NULL);
 }
 
-/* the folders above path (mkdir -p of its directory) */
-static void make_parent(const char *path)
+int kit_mkdirs(const char *path)
 {
-    char dir[1024];
-    size_t i;
-    snprintf(dir, sizeof dir, "%s", path);
-    for (i = 1; dir[i]; i++)
-        if (dir[i] == '/') {
-            dir[i] = '\0';
-            mkdir(dir, 0755);
-            dir[i] = '/';
+    char buf[1024];
+    size_t i, n = strlen(path);
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, path, n + 1);
+    for (i = 1; i <= n; i++)
+        if (buf[i] == '/' || buf[i] == '\0') {
+            const char ch = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+            buf[i] = ch;
         }
+    return 0;
 }
 
 int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machine, const char *build,
@@ -243,7 +245,15 @@ int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machin
                   kf[1], kf[2], kf[3], kf[4], k->n, ms, (long long)time(NULL));
     if (at < 0 || (size_t)at + 16 >= sizeof line) return -1;
     at += snprintf(line + at, sizeof line - (size_t)at, "\t%08x\n", fnv1a(line, (size_t)at));
-    make_parent(path);
+    {
+        char dir[1024];
+        const char *slash = strrchr(path, '/');
+        if (slash && slash > path && (size_t)(slash - path) < sizeof dir) {
+            memcpy(dir, path, (size_t)(slash - path));
+            dir[slash - path] = '\0';
+            kit_mkdirs(dir); /* failure shows as the open's below */
+        }
+    }
     fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
     if (fd < 0) {
         if (strcmp(warned, path))

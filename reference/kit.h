@@ -515,6 +515,8 @@ int kit_cpu_cache_put(const char *path, const kit_cpu_key *k, const char *machin
 /* How a row's number came about, for its param or table: "cached 2026-11-26", "est. from n = 2^24",
  * or "" for a time measured now (or no row) */
 void kit_cpu_mark(const kit_cpu_time *ct, char *buf, size_t len);
+/* mkdir -p: path and the folders above it (0, or -1 with errno) */
+int kit_mkdirs(const char *path);
 /* Time at n of a baseline with cost model cost, from ms at n0 */
 double kit_cpu_scale(int cost, double ms, size_t n0, size_t n);
 /* CPU row v of the context's problem by mode: cached (a valid cache entry, else an estimate when

@@ -772,12 +772,14 @@ void kit_ctx_cpu_row(kit_ctx *c, const char *chapter, int v, int mode, int reps,
             out->t.reps = 1;
             return;
         }
-        if (kit_cpu_cache_below(path, &k, mach, build, &n0, &ms) &&
-            kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n) > budget_s * 1e3) {
-            out->how = KIT_CPU_ESTIMATED;
-            out->from_n = n0;
-            out->t.ms_median = out->t.ms_min = kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n);
-            return;
+        if (kit_cpu_cache_below(path, &k, mach, build, &n0, &ms)) {
+            const double est = kit_cpu_scale(c->P->cpu[v].cost, ms, n0, k.n);
+            if (est > budget_s * 1e3) {
+                out->how = KIT_CPU_ESTIMATED;
+                out->from_n = n0;
+                out->t.ms_median = out->t.ms_min = est;
+                return;
+            }
         }
     }
     kit_ctx_time_cpu(c, v, reps, budget_s < 2.0 ? budget_s : 2.0, &out->t);
