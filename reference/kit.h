@@ -636,6 +636,9 @@ void kit_progress(kit_bench *b, const char *fmt, ...);
 void kit_progress_done(kit_bench *b);
 /* The shape of the sweeps: n and the axes' defaults, with --AXIS overrides applied. */
 kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n);
+/* log2 of the size of an experiment at one size (the largest n): --max-log2, and at most 2^20 with
+ * --quick (a smoke run of every experiment in seconds) */
+int kit_bench_point_log2(const kit_bench *b);
 
 /* Time (and verify) every step of L, and its CPU baselines when with_cpu (up to cpu_max_n;
  * 0: every n), for n = 2^lo .. 2^hi, on each input of the comma list inputs (NULL: the

@@ -485,6 +485,11 @@ static int step_blocks_per_sm(const kit_step_info *s)
 
 /* ------------------------------------------------------------- bench */
 
+int kit_bench_point_log2(const kit_bench *b)
+{
+    return b->quick && b->max_log2 > 20 ? 20 : b->max_log2;
+}
+
 kit_shape kit_bench_shape(const kit_bench *b, const kit_problem *P, size_t n)
 {
     kit_shape sh = kit_shape_default(P, n);

@@ -46,3 +46,8 @@ svg = "set terminal svg size 1200,720 font ',11' noenhanced dynamic; set output 
 
 # throughput against n (log2 axis): one line per verified step, dashed copy line
 sweep_setup = "set key inside left top; set logscale x 2; set format x '2^%L'; set xlabel 'n (elements)'; set ylabel 'GB/s (bytes moved / time)'; set yrange [0:*]"
+
+# The documents' numbers (reference/published/NN-topic.csv, the chapter sets pub): the first value
+# of the rows that match csvq filters filt, and the "x,value" rows that do
+pubval(filt) = real(system(sprintf("tools/csvq %s %s -- value | head -n 1", pub, filt)))
+pubrows(filt) = sprintf("< tools/csvq %s %s -- x value", pub, filt)

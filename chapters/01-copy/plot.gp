@@ -85,8 +85,8 @@ if (have('map')) {
 # document's GB/s is divided by the cudaMemcpy of its Titan (about 231 GB/s, the text of Fig. 5.10)
 # and its "% of peak" first multiplied by the Titan's peak.  Ours at n = 2^24, the document's n.
 pub = 'reference/published/01-copy.csv'
-pubv(fg, g, s) = real(system(sprintf("tools/csvq %s figure=%s 'gpu=%s' 'series=%s' -- value | head -n 1", pub, fg, g, s)))
-pubxy(fg, g, s) = sprintf("< tools/csvq %s figure=%s 'gpu=%s' 'series=%s' -- x value", pub, fg, g, s)
+pubv(fg, g, s) = pubval(sprintf("figure=%s 'gpu=%s' 'series=%s'", fg, g, s))
+pubxy(fg, g, s) = pubrows(sprintf("figure=%s 'gpu=%s' 'series=%s'", fg, g, s))
 if (have('sweep') && have('blocksize') && have('residency')) {
     fs = csv('sweep'); fb = csv('blocksize'); fr = csv('residency'); FIG = 'vs-document'
     memcpyT = pubv('fig5.10', 'GTX Titan', 'cudaMemcpy'); peakT = pubv('peak', 'GTX Titan', 'peak bandwidth')

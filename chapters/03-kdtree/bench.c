@@ -75,9 +75,11 @@ static cudaError_t exp_allknn(kit_bench *b) { return dims_sweep(b, "k=8 all=1");
  * points (uniform queries), with the CPU rows (nanoflann on one core); then the build of 10^7
  * points (GPU build vs the CPU build rows) */
 static const size_t hundred_k[] = {100000}, million[] = {1000000}, ten_million[] = {10000000};
+/* the single-size experiments' size: 10^6 (--quick: 10^5) */
+static const size_t *point_n(const kit_bench *b) { return b->quick ? hundred_k : million; }
 static cudaError_t bars_point(kit_bench *b)
 {
-    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1,
+    return kit_ladder_sweep_sizes(b, &knn_ladder, point_n(b), 1,
                                   b->quick ? "uniform" : "uniform,clustered", 1, CPU_MAX_N);
 }
 static cudaError_t bars_build(kit_bench *b)
@@ -114,7 +116,7 @@ static cudaError_t inputs_point(kit_bench *b)
             fprintf(stderr, "ch03 bench inputs: %s skipped: %s\n", in->name, where);
         }
     }
-    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1, list, 1, cpu_max(b));
+    return kit_ladder_sweep_sizes(b, &knn_ladder, point_n(b), 1, list, 1, cpu_max(b));
 }
 static cudaError_t exp_inputs(kit_bench *b)
 {
@@ -124,7 +126,7 @@ static cudaError_t exp_inputs(kit_bench *b)
 /* k = 1, 2, 4 .. 32 at 10^6 (the document's Fig. 7.7 e-f; --quick: k = 1, 8, 32 at 10^5) */
 static cudaError_t k_point(kit_bench *b)
 {
-    return kit_ladder_sweep_sizes(b, &knn_ladder, b->quick ? hundred_k : million, 1, "uniform", 1, cpu_max(b));
+    return kit_ladder_sweep_sizes(b, &knn_ladder, point_n(b), 1, "uniform", 1, cpu_max(b));
 }
 static cudaError_t exp_k(kit_bench *b)
 {
@@ -154,7 +156,7 @@ static cudaError_t exp_build(kit_bench *b)
 /* s2's threads per block at 10^6 (--quick: 10^5), QNN and kNN k=8, then the main ladder in the same run */
 static cudaError_t tpb_point(kit_bench *b)
 {
-    const kit_shape sh = kit_bench_shape(b, &knn_problem, b->quick ? 100000 : 1000000);
+    const kit_shape sh = kit_bench_shape(b, &knn_problem, point_n(b)[0]);
     cudaError_t e;
     b->param_occupancy = 1;
     e = kit_ladder_point(b, &knn_s2_tpb_ladder, &sh, "uniform");

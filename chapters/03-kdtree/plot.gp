@@ -129,7 +129,7 @@ if (have('tpb')) {
 # input, n, shape; the document's GTX 285 over one core of an i7-920 (reference/published/03-kdtree.csv,
 # only the values whose n or k the text states).  Log scale: the two differ by two orders of magnitude.
 pub = 'reference/published/03-kdtree.csv'
-pubxy(fg, s) = sprintf("< tools/csvq %s figure=%s 'series=%s' -- x value", pub, fg, s)
+pubxy(fg, s) = pubrows(sprintf("figure=%s 'series=%s'", fg, s))
 # "n,k,speed-up" of step s over cpu-tree, query phase, the GPU being drawn (gf), shapes matching re
 vsb(f, re, s) = sprintf("< tools/csvq %s %s verified=ok phase=query 'shape~%s' -- step input n shape ms_median | awk -F, -v s=%s '{ key = $2 SUBSEP $3 SUBSEP $4 } $1 == \"cpu-tree\" { b[key] = $5 } $1 == s { m[key] = $5; o[++k] = key; nn[k] = $3; split($4, w, \" \"); kk[k] = substr(w[2], 3) } END { for (i = 1; i <= k; i++) if ((o[i] in b) && m[o[i]] > 0) print nn[i] \",\" kk[i] \",\" b[o[i]] / m[o[i]] }'", f, gf, re, s)
 if (have('qnn') && have('allnn') && have('knn32') && have('allknn') && have('knn8') && have('k')) {

@@ -137,8 +137,8 @@ if (have('runs')) {
 # GB/s, ch. 6 Table 6.4).  (b), (c) Both relative to one point of the same run: k = 31 words per
 # thread, and 3 resident blocks per SM (the document's configuration).
 pub = 'reference/published/04-histogram.csv'
-pubv(fg, s, x) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' 'x=%s' -- value | head -n 1", pub, fg, s, x)))
-pubxy(fg, s) = sprintf("< tools/csvq %s figure=%s 'series=%s' -- x value", pub, fg, s)
+pubv(fg, s, x) = pubval(sprintf("figure=%s 'series=%s' 'x=%s'", fg, s, x))
+pubxy(fg, s) = pubrows(sprintf("figure=%s 'series=%s'", fg, s))
 if (have('sweep') && have('k') && have('tlp')) {
     f = csv('sweep'); fk = csv('k'); ft = csv('tlp'); FIG = 'vs-document'
     c580 = pubv('table6.4', 'copy bandwidth', '')

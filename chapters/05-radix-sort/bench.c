@@ -28,11 +28,10 @@ static cudaError_t sweep(kit_bench *b)
 static cudaError_t exp_keys(kit_bench *b) { return with_axes(b, "pairs=0", sweep); }
 static cudaError_t exp_pairs(kit_bench *b) { return with_axes(b, "pairs=1", sweep); }
 
-/* every named input at the largest n, keys then pairs */
-/* every input at the largest n (--quick: 2^20, a smoke run) */
+/* every named input at the largest n (--quick: 2^20, a smoke run) */
 static cudaError_t inputs_at_max(kit_bench *b)
 {
-    const kit_shape sh = kit_bench_shape(b, &radix_problem32, (size_t)1 << (b->quick ? 20 : b->max_log2));
+    const kit_shape sh = kit_bench_shape(b, &radix_problem32, (size_t)1 << kit_bench_point_log2(b));
     size_t k;
     for (k = 0; k < RADIX_NINPUTS; k++) KIT_TRY(kit_ladder_point(b, &radix_ladder, &sh, radix_inputs[k].name));
     return cudaSuccess;

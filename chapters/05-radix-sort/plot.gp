@@ -90,7 +90,7 @@ if (have('traffic')) {
 # fraction of the best cell of its own table - Table 9.11 (GTX Titan, key-value pairs) and ours
 # (s3_rowdask, keys only, `rowdask`).
 pub = 'reference/published/05-radix-sort.csv'
-pubv(fg, g, s, x) = real(system(sprintf("tools/csvq %s figure=%s 'gpu=%s' 'series=%s' 'x=%s' -- value | head -n 1", pub, fg, g, s, x)))
+pubv(fg, g, s, x) = pubval(sprintf("figure=%s 'gpu=%s' 'series=%s' 'x=%s'", fg, g, s, x))
 if (have('inputs') && have('rowdask')) {
     f = csv('inputs'); fr = csv('rowdask'); FIG = 'vs-document'
     devs = system(sprintf("tools/csvq %s figure=mg-fig9 -- gpu | awk '!s[$0]++' | tr ' ' '_' | tr '\\n' ' '", pub))

@@ -97,7 +97,7 @@ if (have('radixsort')) {
 # went through shared memory (no shuffles before Kepler), so the smem variants are the document's
 # baseline; the shuffle (and REDUX) variants are Hopper's own 32-bit baseline, drawn dashed.
 pub = 'reference/published/06-ballot-scan.csv'
-pubv(fg, s) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' -- value | head -n 1", pub, fg, s)))
+pubv(fg, s) = pubval(sprintf("figure=%s 'series=%s'", fg, s))
 # "n,t(slow)/t(fast)" for every n where both steps have a verified row (rows matching filt)
 tratio(f, slow, fast, filt) = sprintf("< tools/csvq %s %s verified=ok %s -- step n ms_median | awk -F, -v a=%s -v b=%s '$1 == a { s[$2] = $3 } $1 == b { t[$2] = $3; o[++k] = $2 } END { for (i = 1; i <= k; i++) if ((o[i] in s) && t[o[i]] > 0) print o[i] \",\" s[o[i]] / t[o[i]] }'", f, gf, filt, slow, fast)
 if (have('reduce') && have('blockscan') && have('sweep') && have('radixsort')) {

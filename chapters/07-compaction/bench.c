@@ -26,8 +26,6 @@ static const char *const p_inputs[] = {"p=0.00", "p=0.10", "p=0.20", "p=0.30", "
 
 /* the paper's n (2^26) and the largest (2^28 unless --quick) */
 static int paper_log2(const kit_bench *b) { return b->max_log2 < 26 ? b->max_log2 : 26; }
-/* the largest n of the single-size experiments: 2^20 with --quick (a smoke run) */
-static int quick_log2(const kit_bench *b) { return b->quick && b->max_log2 > 20 ? 20 : b->max_log2; }
 
 /* Fig. 11: every step at every p at shape log2n (--quick: p = 0, 0.5 and 1) */
 static cudaError_t p_sweep_at(kit_bench *b, int log2n)
@@ -66,7 +64,7 @@ static cudaError_t exp_select_n(kit_bench *b)
 /* the pattern inputs and the flags at the largest n (values out) */
 static cudaError_t inputs_at_max(kit_bench *b)
 {
-    const kit_shape sh = kit_bench_shape(b, &compact_select_problem, (size_t)1 << quick_log2(b));
+    const kit_shape sh = kit_bench_shape(b, &compact_select_problem, (size_t)1 << kit_bench_point_log2(b));
     size_t k;
     for (k = 0; k < COMPACT_NINPUTS; k++)
         KIT_TRY(kit_ladder_point(b, &compact_select_ladder, &sh, compact_inputs[k].name));
@@ -129,8 +127,8 @@ static cudaError_t sp_at_max(kit_bench *b)
     static const char *const ps[] = {"p=0.00", "p=0.10", "p=0.50", "p=1.00"};
     size_t k;
     for (k = 0; k < sizeof ps / sizeof *ps; k++) {
-        KIT_TRY(table_then_ladder(b, &compact_sp_ladder, quick_log2(b), ps[k]));
-        KIT_TRY(table_point(b, &compact_pp_ladder, quick_log2(b), ps[k]));
+        KIT_TRY(table_then_ladder(b, &compact_sp_ladder, kit_bench_point_log2(b), ps[k]));
+        KIT_TRY(table_point(b, &compact_pp_ladder, kit_bench_point_log2(b), ps[k]));
     }
     return cudaSuccess;
 }

@@ -126,7 +126,7 @@ do for [E in 'tpb single_pass'] {
 # uniform data), the paper's 3.67x for its three phases (K40m, CUDA 7.0) as a line.  The paper gives
 # its other results only as charts; its five kernels are our s0..s4.
 pub = 'reference/published/07-compaction.csv'
-pubv(fg, s) = real(system(sprintf("tools/csvq %s figure=%s 'series=%s' -- value | head -n 1", pub, fg, s)))
+pubv(fg, s) = pubval(sprintf("figure=%s 'series=%s'", fg, s))
 # "p,t(thrust)/t(step)" at n for one output kind
 overthrust(f, s, n, o) = sprintf("< tools/csvq %s %s verified=ok n=%s 'shape~output=%s' 'input~^p=[01][.]' -- step input ms_median | awk -F, -v s=%s '$1 == \"thrust_copy_if\" { t[$2] = $3 } $1 == s { m[$2] = $3; o[++k] = $2 } END { for (i = 1; i <= k; i++) if ((o[i] in t) && m[o[i]] > 0) print substr(o[i], 3) \",\" t[o[i]] / m[o[i]] }'", f, gf, n, o, s)
 if (have('select_p')) {
