@@ -17,6 +17,8 @@ const kit_input radix_inputs[RADIX_NINPUTS] = {
     {"low-entropy", "AND of three uniform words: each bit 1 with probability 1/8", RADIX_IN_LOWENT, 0},
     {"f32-normal", "normal floats with -0.0, +0.0, +-inf and NaNs of both signs mixed in",
      RADIX_IN_FNORMAL, 0},
+    {"gaps", "uniform in the image's even bytes, its odd bytes zero (constant digits between others)",
+     RADIX_IN_GAPS, 0},
 };
 
 /* a standard normal deviate (Box-Muller) */
@@ -44,6 +46,7 @@ static uint64_t image_of(int kind, size_t i, size_t n, int bits, uint64_t *st, u
         return (uint64_t)((double)k * step);
     }
     case RADIX_IN_LOWENT: return r & kit_rand64(st) & kit_rand64(st) & top;
+    case RADIX_IN_GAPS: return r & 0x00FF00FF00FF00FFull;
     default: return r;
     }
 }

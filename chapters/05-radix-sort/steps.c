@@ -41,6 +41,9 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s5_onesweep, radix_s5_param,
              "single pass per digit: one histogram kernel, decoupled look-back per digit (2n)",
              radix_s5_describe, s5_onesweep, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s6_skip_digits, radix_s6_param,
+             "fewer passes: a pass whose digit all keys share is skipped (decided on the GPU)",
+             radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
 };
@@ -50,6 +53,8 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
              s4_match8, RADIX_TYPES_ALL, 8),
     GPU_STEP(s5_onesweep, radix_s5_param, "single pass per digit, 8 passes for 64-bit keys",
              radix_s5_describe, s5_onesweep, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s6_skip_digits, radix_s6_param, "s5 with constant digits skipped: a zero high half costs nothing",
+             radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
 };

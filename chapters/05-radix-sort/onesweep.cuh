@@ -1,0 +1,600 @@
+/* onesweep.cuh - chapter 05's Onesweep machinery (device and host templates), shared by s5_onesweep
+ * (its lesson is at the top of s5_onesweep.cu) and s6_skip_digits: the histogram kernel of every
+ * pass, the scan of its rows, the look-back, one pass's kernel, the scratch plan, the host driver.
+ * A configuration (os_cfg) picks the knobs at compile time; SKIP (s6) adds the route: a one-block
+ * kernel after the histograms decides on the GPU which passes run and between which buffers, and
+ * the pass kernels of a skipped pass return at once (see s6_skip_digits.cu). */
+#ifndef ONESWEEP_CUH
+#define ONESWEEP_CUH
+
+#include <cstddef>
+#include <type_traits>
+
+#include "blocks/lookback.cuh"
+#include "kit_arch.cuh"
+#include "radix_rank.cuh"
+
+/* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
+ * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
+ * registers are budgeted for (0: from os_minb). */
+template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
+          bool SKIP_ = false>
+struct os_cfg {
+    static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
+    static constexpr bool EARLY = EARLY_;
+    /* persistent blocks (a resident grid, each block loops over tiles): the next tile's keys are
+     * loaded while the current tile looks back and scatters (chapter 07's s7 applied to a pass) */
+    static constexpr bool PERSIST = PERSIST_;
+    /* s6: a pass whose digit every key shares is skipped, decided on the GPU (os_route_kernel) */
+    static constexpr bool SKIP = SKIP_;
+};
+
+/* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
+ * place among the passes that run, so that a reader never takes the descriptors of the pass before
+ * the one that ran last for published ones). */
+struct os_hop {
+    const void *src_keys;
+    void *dst_keys;
+    const uint32_t *src_vals;
+    uint32_t *dst_vals;
+    unsigned run, epoch;
+};
+/* the route of a sort: a hop per pass, and copy = 1 when no pass runs (the input goes to the output) */
+template <int MAXP>
+struct os_route {
+    os_hop hop[MAXP];
+    unsigned copy;
+};
+
+
+#define OS_HIST_TBS 256        /* the histogram kernel: threads, keys per thread, blocks per SM */
+#define OS_HIST_KPT4 16        /* (8-byte keys: half as many) */
+#define OS_HIST_BPS 4
+#define OS_VALUE_BITS 29
+#define OS_VALUE_MASK ((1u << OS_VALUE_BITS) - 1u)
+#define OS_PORTION_MAX OS_VALUE_MASK /* keys per portion: every count fits in 29 bits */
+
+enum : unsigned { OS_AGG = 1, OS_INCL = 2 };
+
+/* keys per thread: 8-byte keys take 3/4 as many (the same key registers, half again the bytes) */
+static constexpr __host__ __device__ int os_kpt(int kpt4, int kt)
+{
+    return kt == RADIX_U64 ? kpt4 * 3 / 4 : kpt4;
+}
+
+static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch, unsigned value)
+{
+    return kind << 30 | epoch << 29 | value;
+}
+
+/* ------------------------------------------------------- histogram */
+
+/* the digit counts of every pass: block-private shared histograms over a grid-stride range of
+ * chunks, added to hist[pass][digit] at the end (hist zeroed by the host) */
+static constexpr __host__ __device__ int os_hist_kpt(int kt)
+{
+    return kt == RADIX_U64 ? OS_HIST_KPT4 / 2 : OS_HIST_KPT4;
+}
+
+template <int KT, int DBITS, bool FULL>
+static __device__ __forceinline__ void os_hist_chunk(const typename radix_key_t<KT>::type *__restrict__ keys,
+                                                     size_t c0, size_t n, int begin_bit, int end_bit,
+                                                     int passes, unsigned *s_h)
+{
+    constexpr int RADIX = 1 << DBITS;
+    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+    constexpr int HKPT = os_hist_kpt(KT);
+    typename radix_key_t<KT>::type k[HKPT];
+#pragma unroll
+    for (int i = 0; i < HKPT; i++) { /* block-striped: coalesced */
+        const size_t j = c0 + (size_t)i * OS_HIST_TBS + threadIdx.x;
+        if (FULL || j < n) k[i] = keys[j];
+    }
+#pragma unroll
+    for (int p = 0; p < MAXP; p++) {
+        if (p < passes) {
+            const int shift = begin_bit + p * DBITS;
+            const int bits = end_bit - shift < DBITS ? end_bit - shift : DBITS;
+#pragma unroll
+            for (int i = 0; i < HKPT; i++) {
+                if (FULL || c0 + (size_t)i * OS_HIST_TBS + threadIdx.x < n)
+                    atomicAdd(s_h + p * RADIX + radix_digit<KT>(k[i], shift, bits), 1u);
+            }
+        }
+    }
+}
+
+template <int KT, int DBITS>
+__global__ void __launch_bounds__(OS_HIST_TBS, OS_HIST_BPS)
+    os_hist_kernel(const typename radix_key_t<KT>::type *__restrict__ keys, size_t n, int begin_bit,
+                   int end_bit, unsigned *__restrict__ hist)
+{
+    constexpr int RADIX = 1 << DBITS;
+    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+    constexpr size_t CHUNK = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
+    __shared__ unsigned s_h[MAXP * RADIX];
+    const int passes = (end_bit - begin_bit + DBITS - 1) / DBITS;
+    for (int j = threadIdx.x; j < MAXP * RADIX; j += OS_HIST_TBS) s_h[j] = 0;
+    __syncthreads();
+    for (size_t c0 = (size_t)blockIdx.x * CHUNK; c0 < n; c0 += (size_t)gridDim.x * CHUNK) {
+        if (n - c0 >= CHUNK) os_hist_chunk<KT, DBITS, true>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+        else os_hist_chunk<KT, DBITS, false>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < passes * RADIX; j += OS_HIST_TBS)
+        if (s_h[j]) atomicAdd(hist + j, s_h[j]);
+}
+
+/* block p: the exclusive scan of pass p's histogram = the digits' global starts (portion 0's row) */
+template <int DBITS>
+__global__ void __launch_bounds__(1 << DBITS)
+    os_scan_kernel(const unsigned *__restrict__ hist, unsigned *__restrict__ starts, size_t pass_stride)
+{
+    constexpr int RADIX = 1 << DBITS;
+    unsigned all;
+    const unsigned e = block_scan32_excl<RADIX, WS_SHFL>(hist[blockIdx.x * RADIX + threadIdx.x], &all);
+    starts[blockIdx.x * pass_stride + threadIdx.x] = e;
+}
+
+/* SKIP: one block of RADIX threads.  Pass p is trivial when one digit holds all n keys: a stable
+ * sort by a digit every key shares moves no key, so the pass is skipped.  The m passes that run
+ * alternate between the alternate buffer and the output so that the last of them writes the output,
+ * the first reads the input (as radix_make_plan does for all passes); m = 0 leaves the copy to
+ * os_copy_kernel.  Written on the GPU, read by the pass kernels: the host never waits. */
+template <int DBITS, int MAXP>
+__global__ void __launch_bounds__(1 << DBITS)
+    os_route_kernel(const unsigned *__restrict__ hist, unsigned n, int passes, const void *keys_in,
+                    void *keys_out, void *alt_keys, const uint32_t *vals_in, uint32_t *vals_out,
+                    uint32_t *alt_vals, os_route<MAXP> *route)
+{
+    constexpr int RADIX = 1 << DBITS;
+    __shared__ unsigned s_runs[MAXP];
+    for (int p = 0; p < passes; p++) {
+        const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
+        if (threadIdx.x == 0) s_runs[p] = !trivial;
+    }
+    if (threadIdx.x != 0) return;
+    int m = 0;
+    for (int p = 0; p < passes; p++) m += (int)s_runs[p];
+    const void *src_k = keys_in;
+    const uint32_t *src_v = vals_in;
+    int i = 0; /* the place among the passes that run */
+    for (int p = 0; p < passes; p++) {
+        os_hop h = {src_k, NULL, src_v, NULL, s_runs[p], (unsigned)i & 1u};
+        if (h.run) {
+            const bool to_out = (m - 1 - i) % 2 == 0;
+            h.dst_keys = to_out ? keys_out : alt_keys;
+            h.dst_vals = vals_in ? (to_out ? vals_out : alt_vals) : NULL;
+            src_k = h.dst_keys;
+            src_v = h.dst_vals;
+            i++;
+        }
+        route->hop[p] = h;
+    }
+    route->copy = m == 0;
+}
+
+/* SKIP, after the passes: when none ran, the keys (and values) are copied to the output */
+template <class K>
+__global__ void __launch_bounds__(256)
+    os_copy_kernel(const unsigned *copy, const K *__restrict__ keys_in, K *__restrict__ keys_out,
+                   const uint32_t *__restrict__ vals_in, uint32_t *__restrict__ vals_out, size_t n)
+{
+    if (!*copy) return;
+    for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x) {
+        keys_out[j] = keys_in[j];
+        if (vals_in) vals_out[j] = vals_in[j];
+    }
+}
+
+/* ------------------------------------------------------- look-back */
+
+/* Thread d of the block owning `tile`: the sum of digit d's counts over the tiles before it.  col:
+ * digit d's descriptor of tile 0; tiles are RADIX words apart.  Each round trip reads W predecessors
+ * at once (nearest first) and adds them up to the first INCLUSIVE one (done) or to the first one not
+ * yet published in this epoch (re-read from there after a pause).  Tile 0 is always INCLUSIVE, so the
+ * walk ends; the reads below tile 0 are never made (they stand in as an inclusive 0).
+ * The window W: if tiles reach their look-back about d apart and an L2 round trip takes R, the
+ * nearest inclusive prefix is about R/d tiles back, and a walk reading W per round trip needs about
+ * ceil(R / (W d)) of them: CUB's one at a time ~10 on an H100 (d ~ 30-50 ns per 7680-key tile, R ~
+ * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
+ * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
+ * (the keys are in shared memory).  Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2%
+ * (each wider read waits for the slowest of its W descriptors; 16 also spends more L2 requests). */
+template <int RADIX, int W>
+static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
+{
+    unsigned excl = 0, pause = 32;
+    int j = (int)tile - 1; /* the nearest tile not yet added */
+    for (;;) {
+        unsigned v[W];
+#pragma unroll
+        for (int q = 0; q < W; q++)
+            v[q] = j - q >= 0 ? lb_load32(col + (size_t)(j - q) * RADIX) : os_pack(OS_INCL, epoch, 0u);
+        int used = 0;
+        bool stop = false, done = false;
+#pragma unroll
+        for (int q = 0; q < W; q++) {
+            /* kind ^ epoch: 2 = aggregate, 4 = inclusive of this pass; else nothing yet (0: cleared, 3 or
+             * 5: the previous pass's) */
+            const unsigned x = (v[q] >> 29) ^ epoch;
+            if (!stop) {
+                if (x == 2u || x == 4u) {
+                    excl += v[q] & OS_VALUE_MASK;
+                    used++;
+                    done = x == 4u;
+                    stop = done;
+                } else {
+                    stop = true;
+                }
+            }
+        }
+        if (done) return excl;
+        j -= used;
+        if (!used) {
+            __nanosleep(pause);
+            if (pause < 1024) pause *= 2;
+        }
+    }
+}
+
+/* Thread d < RADIX, once the tile's digit counts are published: the exclusive prefix of digit d over
+ * the portion's tiles before this one (look-back), then the tile's inclusive prefix published, and the
+ * next portion's start of digit d left by the portion's last tile. */
+template <int RADIX, int W>
+static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
+                                                      unsigned mine, unsigned start, bool last,
+                                                      unsigned *starts_next)
+{
+    const unsigned d = threadIdx.x;
+    unsigned excl = 0;
+    if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
+        excl = os_lookback<RADIX, W>(desc + d, tile, epoch);
+        lb_store32(desc + (size_t)tile * RADIX + d, os_pack(OS_INCL, epoch, excl + mine));
+    }
+    if (starts_next && last) starts_next[d] = start + excl + mine;
+    return excl;
+}
+
+/* ------------------------------------------------------- one pass */
+
+template <int KT, class C>
+using os_shape = rk_shape<KT, C::TBS, os_kpt(C::KPT4, KT), C::DBITS>;
+
+/* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
+ * offsets for the tile, and with RK_MATCH_OR the warps' peer-mask rows (as large as the counters) */
+template <int KT, bool PAIRS, class C>
+static constexpr size_t os_smem()
+{
+    typedef os_shape<KT, C> S;
+    return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4 +
+           (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0);
+}
+
+/* Blocks per SM the register budget (__launch_bounds__) is set for (at most what the target's SM
+ * holds: kit_min_blocks; Turing holds two blocks of 384): the arrays a thread holds at
+ * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
+ * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
+ * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two. */
+static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early)
+{
+    const int need = (kpt * (key_words + (pairs || !early ? 1 : 0)) + 36 + 7) / 8 * 8;
+    const int fit = 65536 / (tbs * need), least = tbs > 512 ? 1 : 2;
+    return fit < least ? least : fit > 4 ? 4 : fit;
+}
+
+template <int KT, bool PAIRS, class C>
+static constexpr __host__ __device__ int os_blocks()
+{
+    return kit_min_blocks(C::TBS, C::MINB ? C::MINB
+                                          : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY));
+}
+
+/* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
+ * (tiles x RADIX), counter: its tile counter, starts: the digits' global starts for the portion,
+ * starts_next: where the last tile leaves them for the next portion (NULL for the last portion). */
+template <int KT, bool PAIRS, class C>
+__global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
+    os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
+                   typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
+                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits,
+                   unsigned epoch, unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
+                   unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop)
+{
+    typedef os_shape<KT, C> S;
+    typedef typename S::key K;
+    constexpr int TBS = C::TBS, KPT = os_kpt(C::KPT4, KT), NW = S::NW, RADIX = S::RADIX, DBITS = C::DBITS;
+    constexpr int MATCH = C::MATCH, LBW = C::LBW;
+    constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST;
+    static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
+    constexpr unsigned TILE = S::TILE;
+    extern __shared__ __align__(16) unsigned char os_smem_raw[];
+    K *s_keys = reinterpret_cast<K *>(os_smem_raw);
+    uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
+    unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
+    unsigned *s_goff = s_cnt + NW * RADIX;
+    __shared__ unsigned s_tile, s_next;
+    __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
+
+    const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
+    const unsigned ntiles = (len + TILE - 1) / TILE;
+    unsigned *my_cnt = s_cnt + warp * RADIX;
+    unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
+    if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
+        const os_hop h = *hop;
+        if (!h.run) return;
+        kin = (const K *)h.src_keys;
+        kout = (K *)h.dst_keys;
+        if constexpr (PAIRS) {
+            vin = h.src_vals;
+            vout = h.dst_vals;
+        }
+        epoch = h.epoch;
+    } else {
+        (void)hop;
+    }
+    if (tid == 0) {
+        s_tile = atomicAdd(counter, 1u);
+        s_single = -1;
+    }
+#pragma unroll
+    for (int j = lane; j < RADIX; j += 32) {
+        my_cnt[j] = 0;
+        if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
+    }
+    const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
+    __syncthreads();
+    unsigned tile = s_tile;
+    if (PERSIST && tile >= ntiles) return; /* a resident grid larger than the portion */
+
+    /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
+     * stored as soon as their ranks are known; late counts hold ranks instead of values until the
+     * keys are stored, then load the values (in flight during the look-back) */
+    K k[KPT];
+    uint32_t v[PAIRS ? KPT : 1];
+    unsigned r[EARLY ? 1 : KPT];
+    {
+        const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
+        rk_load<KPT>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
+        if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+    }
+    for (;;) {
+        const unsigned t0 = tile * TILE; /* t0 < len < 2^29 */
+        const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
+        const bool full = tile_n == TILE, last = t0 + TILE >= len;
+        const size_t g0 = base + t0; /* the tile's first key in the arrays */
+        if (PERSIST && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
+
+        if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
+        else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
+        __syncthreads(); /* every warp's counts */
+
+        /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
+        const unsigned total = rk_column_scan<NW, RADIX>(s_cnt);
+        const unsigned mine = total - (tid == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
+        if (tid < (unsigned)RADIX) {
+            lb_store32(desc + (size_t)tile * RADIX + tid, os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine));
+            if (full && total == TILE) s_single = (int)tid;
+        }
+        unsigned all;
+        const unsigned tstart = block_scan32_excl<TBS, WS_SHFL>(total, &all); /* its barriers publish s_single */
+        const unsigned next = PERSIST ? s_next : ntiles;
+        const bool more = next < ntiles;
+        const unsigned n0 = next * TILE, next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
+
+        if (s_single >= 0) {
+            /* one digit (its tile start is 0): the tile goes unchanged to its place */
+            if (tid < (unsigned)RADIX)
+                s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+            __syncthreads();
+            const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
+            if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
+#pragma unroll
+            for (int i = 0; i < KPT; i++) {
+                kout[g + i * 32u] = k[i];
+                if constexpr (PAIRS) vout[g + i * 32u] = v[i];
+            }
+            if constexpr (PERSIST) { /* the registers are free: the next tile's loads */
+                if (more) {
+                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                }
+            }
+        } else {
+            rk_column_add<NW, RADIX>(s_cnt, tstart);
+            __syncthreads(); /* the counters hold (digit start + warp prefix) */
+            if constexpr (EARLY) {
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
+            } else {
+                rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
+                if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+            }
+            if constexpr (PERSIST) { /* keys and values are in shared memory: the next tile's loads */
+                if (more) {
+                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                }
+            }
+            if (tid < (unsigned)RADIX) {
+                const unsigned excl = os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+                s_goff[tid] = start + excl - tstart;
+            }
+            if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
+            __syncthreads(); /* the exchange and the offsets complete */
+            rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
+        }
+        if (!more) return;
+        /* the next tile: everyone is done with this one's shared memory before it is cleared */
+        __syncthreads();
+        if (tid == 0) s_single = -1;
+#pragma unroll
+        for (int j = lane; j < RADIX; j += 32) my_cnt[j] = 0; /* the mask rows are zero after every item */
+        __syncthreads();
+        tile = next;
+    }
+}
+
+/* ------------------------------------------------------------ host */
+
+/* scratch, in order: alternate keys (and values); the starts [MAXP][portions][RADIX]; then the part
+ * cleared once per sort: histogram [MAXP][RADIX], tile counters [MAXP][portions], descriptors
+ * [tiles][RADIX] (each portion's tiles in turn) */
+template <int KT, class C>
+struct os_plan {
+    typedef os_shape<KT, C> S;
+    static constexpr int RADIX = S::RADIX;
+    static constexpr int MAXP = (int)(8 * sizeof(typename S::key) + C::DBITS - 1) / C::DBITS;
+    static constexpr size_t PORTION = (size_t)(OS_PORTION_MAX / S::TILE) * S::TILE;
+    size_t tiles, portions;
+    unsigned *starts, *hist, *counters, *desc;
+    os_route<MAXP> *route; /* SKIP only (written whole by os_route_kernel every sort) */
+    size_t clear_bytes, used;
+
+    os_plan(size_t n, int pairs, void *scratch)
+    {
+        radix_carve c = {(char *)scratch, radix_alt_bytes(n, KT, pairs)};
+        tiles = (n + S::TILE - 1) / S::TILE;
+        portions = (n + PORTION - 1) / PORTION;
+        starts = (unsigned *)radix_take(&c, (size_t)MAXP * portions * RADIX * 4);
+        route = C::SKIP ? (os_route<MAXP> *)radix_take(&c, sizeof(os_route<MAXP>)) : NULL;
+        const size_t clear_from = c.used;
+        hist = (unsigned *)radix_take(&c, (size_t)MAXP * RADIX * 4);
+        counters = (unsigned *)radix_take(&c, (size_t)MAXP * portions * 4);
+        desc = (unsigned *)radix_take(&c, tiles * RADIX * 4);
+        clear_bytes = c.used - clear_from;
+        used = c.used;
+    }
+};
+
+template <int KT, class C>
+static size_t os_scratch_t(size_t n, int pairs)
+{
+    return os_plan<KT, C>(n, pairs, NULL).used;
+}
+
+/* 1 when configuration C's pass kernel fits this GPU (else a step with a fallback F takes F) */
+template <int KT, bool PAIRS, class C>
+static bool os_fits()
+{
+    static int memo = 0;
+    return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo);
+}
+
+/* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
+ * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C otherwise; and F where that one's
+ * block does not fit this GPU (F = C: no fallback, the launch is refused with the reason). */
+template <int KT, bool PAIRS, class C, class CP>
+using os_pick = typename std::conditional<PAIRS && KT != RADIX_U64, CP, C>::type;
+
+template <int KT, bool PAIRS, class C, class F, class CP>
+static size_t os_scratch_pick(size_t n)
+{
+    typedef os_pick<KT, PAIRS, C, CP> U;
+    if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>()) return os_scratch_t<KT, U>(n, PAIRS);
+    return os_scratch_t<KT, F>(n, PAIRS);
+}
+
+template <class C, class F = C, class CP = C>
+static size_t os_scratch(size_t n, int type, int pairs)
+{
+    return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        return pairs ? os_scratch_pick<KT, true, C, F, CP>(n) : os_scratch_pick<KT, false, C, F, CP>(n);
+    });
+}
+
+template <int KT, bool PAIRS, class C>
+static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                           size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    typedef os_plan<KT, C> P;
+    typedef typename P::S::key K;
+    constexpr int RADIX = P::RADIX, DBITS = C::DBITS;
+    constexpr size_t smem = os_smem<KT, PAIRS, C>();
+    static int attr_dev = 0;
+    const P pl(n, PAIRS, scratch);
+    radix_carve c = {(char *)scratch, 0};
+    void *alt_keys = radix_take(&c, n * sizeof(K));
+    uint32_t *alt_vals = PAIRS ? (uint32_t *)radix_take(&c, n * 4) : NULL;
+    const int sms = kit_sm_count();
+    const size_t chunk = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
+    const size_t hist_chunks = (n + chunk - 1) / chunk;
+    const size_t hist_most = (size_t)sms * OS_HIST_BPS; /* a resident grid, each block many chunks */
+    const unsigned hist_grid = (unsigned)(hist_chunks < hist_most ? hist_chunks : hist_most);
+    radix_plan rp;
+    if (sms <= 0) return cudaErrorInvalidConfiguration;
+    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
+    unsigned resident = 0; /* PERSIST: the grid that fits at once (any grid of one block or more is correct) */
+    if constexpr (C::PERSIST) KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem, &resident));
+    radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
+
+    KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
+    os_hist_kernel<KT, DBITS>
+        <<<hist_grid, OS_HIST_TBS, 0, s>>>((const K *)keys_in, n, begin_bit, end_bit, pl.hist);
+    KIT_TRY(cudaGetLastError());
+    os_scan_kernel<DBITS><<<rp.passes, RADIX, 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
+    KIT_TRY(cudaGetLastError());
+    if constexpr (C::SKIP) {
+        os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
+                                                            alt_keys, vals_in, vals_out, alt_vals, pl.route);
+        KIT_TRY(cudaGetLastError());
+    }
+    for (int p = 0; p < rp.passes; p++) {
+        for (size_t q = 0; q < pl.portions; q++) {
+            const size_t base = q * P::PORTION;
+            const unsigned len = (unsigned)(n - base < P::PORTION ? n - base : P::PORTION);
+            const unsigned tiles = (len + P::S::TILE - 1) / P::S::TILE;
+            unsigned *st = pl.starts + ((size_t)p * pl.portions + q) * RADIX;
+            os_pass_kernel<KT, PAIRS, C><<<C::PERSIST && resident < tiles ? resident : tiles, C::TBS, smem, s>>>(
+                (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
+                rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
+                pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL,
+                C::SKIP ? (const os_hop *)pl.route + p : NULL); /* hop[] opens the route */
+            KIT_TRY(cudaGetLastError());
+        }
+    }
+    if constexpr (C::SKIP) { /* no pass ran: the copy (its blocks leave at once otherwise) */
+        const size_t blocks = (n + 255) / 256, most = (size_t)sms * 8;
+        os_copy_kernel<K><<<(unsigned)(blocks < most ? blocks : most), 256, 0, s>>>(
+            (const unsigned *)((const char *)pl.route + offsetof(os_route<P::MAXP>, copy)), (const K *)keys_in,
+            (K *)keys_out, vals_in, vals_out, n);
+        KIT_TRY(cudaGetLastError());
+    }
+    return cudaSuccess;
+}
+
+template <class C, class F = C, class CP = C>
+static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                          size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
+        constexpr int KT = decltype(kt)::value;
+        constexpr bool PAIRS = decltype(pairs)::value;
+        typedef os_pick<KT, PAIRS, C, CP> U;
+        if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>())
+            return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+    });
+}
+
+/* the main kernel as it runs on this GPU: one pass over u32 keys, keys only (its shared memory limit
+ * raised too, for the occupancy the caller computes, where it passes 48 KB) */
+template <class C, class F = C>
+static cudaError_t os_describe(kit_kernel_desc *d)
+{
+    if (!std::is_same<C, F>::value && !os_fits<RADIX_U32, false, C>()) return os_describe<F>(d);
+    static int attr_dev = 0;
+    constexpr size_t smem = os_smem<RADIX_U32, false, C>();
+    KIT_TRY(radix_smem_attr(os_pass_kernel<RADIX_U32, false, C>, smem, &attr_dev));
+    d->func = (const void *)os_pass_kernel<RADIX_U32, false, C>;
+    d->block_threads = C::TBS;
+    d->dyn_smem = smem;
+    return cudaSuccess;
+}
+
+
+#endif

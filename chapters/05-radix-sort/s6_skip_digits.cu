@@ -1,0 +1,45 @@
+/* s6 - fewer passes where the keys allow it: a pass whose digit every key shares is not made.
+ * Changed versus s5: nothing in a pass.  Between the histogram kernel (which s5 already runs once
+ * for every pass's digit counts) and the first pass, one block looks at each pass's row: when one
+ * digit holds all n keys, a stable sort by that digit moves no key, so the pass is an identity and
+ * is skipped.  The passes that remain alternate between the alternate buffer and the output so that
+ * the last of them writes the output; when none remains the keys (and values) are copied.  All of
+ * it is decided on the GPU (os_route_kernel writes each pass's route: run or not, source,
+ * destination, epoch): the host launches every pass kernel as before and never waits for the
+ * histogram; the blocks of a skipped pass read their route and leave.  The descriptors' epoch
+ * follows the passes that run (their parity among them), not the pass number, so a pass after a
+ * skipped one never takes the descriptors of the one before for published ones.
+ * Why it is faster: bytes.  A skipped pass saves its read and write of every key (and value): 8 of
+ * the 36 bytes a 32-bit key costs s5 (histogram 4 + 4 passes x 8), 16 of the 68 a pair costs.  Keys
+ * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
+ * varying ones (gaps: two of four), 64-bit keys whose high half is zero, and identical keys (no
+ * pass: a copy, 12 bytes a key) pay for the digits they have, not for the key's width.
+ * What still limits it: uniform keys have no constant digit: their sort is s5's, 4 passes of 8
+ * bytes a key.  Fewer passes for them need wider digits or a most-significant-digit split into
+ * buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017), both of which pay for themselves
+ * only where the scattered stores stay coalesced.  The copy of identical keys costs a pass. */
+#include "onesweep.cuh"
+
+/* s5's three tiles (keys, the Turing-size fallback, 4-byte pairs), each with the route (the last knob) */
+typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, true> s6_cfg;
+typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, true> s6_cfg_small;
+typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 4, 0, false, true> s6_cfg_pairs;
+extern "C" const char radix_s6_param[] = "s5's tile (pairs: 384x23) + constant digits skipped on the GPU";
+
+extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
+{
+    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs>(n, type, pairs);
+}
+
+extern "C" cudaError_t radix_s6_skip_digits(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                            uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+                                            void *scratch, cudaStream_t s)
+{
+    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
+                                                      end_bit, scratch, s);
+}
+
+extern "C" cudaError_t radix_s6_describe(kit_kernel_desc *d)
+{
+    return os_describe<s6_cfg, s6_cfg_small>(d);
+}
