@@ -2,6 +2,7 @@
  * the 32-bit and 64-bit ladders against the CPU sort for every size x input x key type it
  * claims, keys and pairs (values = input index: stability is asserted by equality), bit
  * ranges, the tuning tables, and the contract suite. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,8 @@ Test(ch05_cpu, inputs_are_what_they_say)
         for (i = 0; i < N; i++) cr_assert_lt(radix_image32(k[i], (int)t), 256u);
         radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "identical"), 3);
         for (i = 0; i < N; i++) cr_assert_eq(k[i], k[0]);
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "gaps"), 3);
+        for (i = 0; i < N; i++) cr_assert_eq(radix_image32(k[i], (int)t) & 0xFF00FF00u, 0u, "gaps: odd bytes zero");
         for (i = 0; i < N; i++) cr_assert_eq(v[i], (uint32_t)i, "values are the input index");
     }
     free(k);
@@ -264,7 +267,8 @@ typedef struct sort_param {
     int type, pairs;
 } sort_param;
 
-/* every (ladder, step, type it claims, keys|pairs) of the two main ladders */
+/* every (ladder, step, type it claims, keys|pairs) of the two main ladders: how many there are (only
+ * the first max are stored; the callers refuse to run with fewer than all) */
 static size_t sort_params(sort_param *out, size_t max)
 {
     size_t l, i, k = 0;
@@ -277,10 +281,24 @@ static size_t sort_params(sort_param *out, size_t max)
             for (t = 0; t < RADIX_NTYPES; t++) {
                 if (!(tab[i].types >> t & 1u)) continue;
                 if ((a->key_bytes == 8) != (t == RADIX_U64)) continue;
-                for (p = 0; p < 2 && k < max; p++) out[k++] = (sort_param){l, i, t, p};
+                for (p = 0; p < 2; p++, k++)
+                    if (k < max) out[k] = (sort_param){l, i, t, p};
             }
     }
     return k;
+}
+
+/* room for the parameters: a step added past it stops the tests with a message, never drops some */
+#define SORT_PARAMS_MAX 128
+static size_t sort_params_all(sort_param *p)
+{
+    const size_t n = sort_params(p, SORT_PARAMS_MAX);
+    if (n > SORT_PARAMS_MAX) {
+        fprintf(stderr, "test_05: %zu (ladder, step, type, pairs) cases, room for %d: raise SORT_PARAMS_MAX\n", n,
+                SORT_PARAMS_MAX);
+        abort();
+    }
+    return n;
 }
 
 static kit_shape sort_shape(const kit_problem *P, size_t n, int type, int pairs, int b, int e)
@@ -296,9 +314,8 @@ static kit_shape sort_shape(const kit_problem *P, size_t n, int type, int pairs,
 
 ParameterizedTestParameters(ch05_gpu, sorts)
 {
-    static sort_param p[64];
-    const size_t n = sort_params(p, 64);
-    return cr_make_param_array(sort_param, p, n);
+    static sort_param p[SORT_PARAMS_MAX];
+    return cr_make_param_array(sort_param, p, sort_params_all(p));
 }
 
 /* sizes x every input, full key */
@@ -318,12 +335,12 @@ ParameterizedTest(sort_param *p, ch05_gpu, sorts, .timeout = 600)
 
 ParameterizedTestParameters(ch05_gpu, bit_ranges)
 {
-    static sort_param p[64];
-    const size_t n = sort_params(p, 64);
-    return cr_make_param_array(sort_param, p, n);
+    static sort_param p[SORT_PARAMS_MAX];
+    return cr_make_param_array(sort_param, p, sort_params_all(p));
 }
 
-/* a few bit ranges (a pass with fewer bits than a digit, none at all, the top bit) */
+/* a few bit ranges (a pass with fewer bits than a digit, none at all, the top bit); gaps and range-256
+ * make s6 skip passes inside a range ({8, 16} of gaps: no pass runs, a copy) */
 ParameterizedTest(sort_param *p, ch05_gpu, bit_ranges, .timeout = 600)
 {
     static const int r32[][2] = {{0, 0}, {0, 1}, {3, 17}, {8, 16}, {13, 32}, {31, 32}, {0, 31}};
@@ -340,6 +357,8 @@ ParameterizedTest(sort_param *p, ch05_gpu, bit_ranges, .timeout = 600)
             const kit_shape sh = sort_shape(L->P, sizes[s], p->type, p->pairs, b, e);
             kit_expect_step(L, p->step, &sh, "uniform", 70 + j);
             kit_expect_step(L, p->step, &sh, p->type == RADIX_F32 ? "f32-normal" : "low-entropy", 80 + j);
+            kit_expect_step(L, p->step, &sh, "gaps", 85 + j);
+            kit_expect_step(L, p->step, &sh, "range-256", 90 + j);
         }
 }
 

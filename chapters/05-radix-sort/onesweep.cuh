@@ -7,7 +7,6 @@
 #ifndef ONESWEEP_CUH
 #define ONESWEEP_CUH
 
-#include <cstddef>
 #include <type_traits>
 
 #include "blocks/lookback.cuh"
@@ -215,8 +214,8 @@ static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsi
         bool stop = false, done = false;
 #pragma unroll
         for (int q = 0; q < W; q++) {
-            /* kind ^ epoch: 2 = aggregate, 4 = inclusive of this pass; else nothing yet (0: cleared, 3 or
-             * 5: the previous pass's) */
+            /* kind ^ epoch: 2 = aggregate, 4 = inclusive of this pass; else nothing yet (0 or 1: a
+             * cleared word, 3 or 5: the previous pass's) */
             const unsigned x = (v[q] >> 29) ^ epoch;
             if (!stop) {
                 if (x == 2u || x == 4u) {
@@ -320,19 +319,9 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     const unsigned ntiles = (len + TILE - 1) / TILE;
     unsigned *my_cnt = s_cnt + warp * RADIX;
     unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
-    if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
-        const os_hop h = *hop;
-        if (!h.run) return;
-        kin = (const K *)h.src_keys;
-        kout = (K *)h.dst_keys;
-        if constexpr (PAIRS) {
-            vin = h.src_vals;
-            vout = h.dst_vals;
-        }
-        epoch = h.epoch;
-    } else {
-        (void)hop;
-    }
+    /* SKIP: the route is read first and used last, so that its round trip overlaps the tile
+     * counter's and the starts' (harmless in a skipped pass: its counters and starts are its own) */
+    [[maybe_unused]] const os_hop h = C::SKIP ? *hop : os_hop{};
     if (tid == 0) {
         s_tile = atomicAdd(counter, 1u);
         s_single = -1;
@@ -343,6 +332,16 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
     }
     const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
+    if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
+        if (!h.run) return;
+        kin = (const K *)h.src_keys;
+        kout = (K *)h.dst_keys;
+        if constexpr (PAIRS) {
+            vin = h.src_vals;
+            vout = h.dst_vals;
+        }
+        epoch = h.epoch;
+    }
     __syncthreads();
     unsigned tile = s_tile;
     if (PERSIST && tile >= ntiles) return; /* a resident grid larger than the portion */
@@ -556,8 +555,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     if constexpr (C::SKIP) { /* no pass ran: the copy (its blocks leave at once otherwise) */
         const size_t blocks = (n + 255) / 256, most = (size_t)sms * 8;
         os_copy_kernel<K><<<(unsigned)(blocks < most ? blocks : most), 256, 0, s>>>(
-            (const unsigned *)((const char *)pl.route + offsetof(os_route<P::MAXP>, copy)), (const K *)keys_in,
-            (K *)keys_out, vals_in, vals_out, n);
+            &pl.route->copy, (const K *)keys_in, (K *)keys_out, vals_in, vals_out, n);
         KIT_TRY(cudaGetLastError());
     }
     return cudaSuccess;
