@@ -79,9 +79,11 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
     return os_describe<os_ladder, os_ladder_small>(d);
 }
 
-/* ---- tuning table: the ladder step, then one knob changed per row: look-back window (16, and CUB's
- * one at a time), register budget (two blocks of 384 per SM instead of three), block size (256, 512),
- * peers by __match_any_sync, counts after the ranking (s4's order) */
+/* ---- tuning table: the ladder step, then one knob changed per row (each row's 4-byte pairs in its
+ * keys' tile unless it says "(pairs: K)"): look-back window (16, and CUB's one at a time), register
+ * budget (two blocks of 384 per SM instead of three), block size (256, 512), peers by
+ * __match_any_sync or a shared-memory OR, persistent blocks, counts after the ranking (s4's order),
+ * and the pairs' tile and window */
 #define OS_FILE "chapters/05-radix-sort/s5_onesweep.cu"
 #define OS_ROWX(T, K, B, M, E, W, MB, P, MN, EN, XN)                                                   \
     {{"s5_onesweep",                                                                                   \
@@ -90,17 +92,18 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
       os_describe<os_cfg<T, K, B, M, E, W, MB, P>>, 0, 0},                                             \
      os_scratch<os_cfg<T, K, B, M, E, W, MB, P>>, os_run<os_cfg<T, K, B, M, E, W, MB, P>>, RADIX_TYPES_ALL, B}
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
-/* the ladder step with 4-byte pairs in tiles of 384 x KP (keys only as the ladder step) */
-#define OS_ROWP(KP)                                                                                   \
-    {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4",  \
+/* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W */
+#define OS_ROWP(KP, W)                                                                                \
+    {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
+                     " (pairs: " #W ")",                                                               \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
       os_describe<os_ladder>, 0, 0},                                                                   \
-     os_scratch<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, 4, 0>>,                \
-     os_run<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, 4, 0>>, RADIX_TYPES_ALL, 8}
+     os_scratch<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0>>,                \
+     os_run<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0>>, RADIX_TYPES_ALL, 8}
 #define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
-    OS_ROW(384, 20, 8, OS_B, true, 4, 0, "ballot", "early", ""), /* the ladder step */
+    OS_ROWP(23, 4), /* the ladder step (without its small-tile fallback) */
     OS_ROW(384, 20, 8, OS_B, true, 16, 0, "ballot", "early", ""),
     OS_ROW(384, 20, 8, OS_B, true, 1, 0, "ballot", "early", ""),
     OS_ROW(384, 20, 8, OS_B, true, 4, 2, "ballot", "early", " blocks/SM=2"),
@@ -114,8 +117,11 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWX(384, 16, 8, OS_B, true, 4, 0, true, "ballot", "early", " persistent"),
     OS_ROWX(384, 20, 8, RK_MATCH_OR, true, 4, 2, true, "or", "early", " blocks/SM=2 persistent"),
     OS_ROW(384, 20, 8, OS_B, false, 4, 0, "ballot", "late", ""),
-    /* 4-byte pairs in CUB's sm_90 pairs tile (384 x 23), and in a smaller one (issue 30: s5's pairs
-     * trail CUB on the H100) */
-    OS_ROWP(23),
-    OS_ROWP(16),
+    /* 4-byte pairs in the keys' tile (the ladder step's until issue 30: 9.68 ms against 384 x 23's 9.39
+     * on the H100 at 2^28 uniform pairs, 7.68 against 7.59 on the H200), in a smaller one, and in
+     * 384 x 23 with other look-back windows (1 was the better for pairs in 384 x 20 on both GPUs) */
+    OS_ROWP(20, 4),
+    OS_ROWP(16, 4),
+    OS_ROWP(23, 1),
+    OS_ROWP(23, 2),
 };
