@@ -17,7 +17,7 @@
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     static constexpr bool EARLY = EARLY_;
@@ -26,6 +26,8 @@ struct os_cfg {
     static constexpr bool PERSIST = PERSIST_;
     /* s6: a pass whose digit every key shares is skipped, decided on the GPU (os_route_kernel) */
     static constexpr bool SKIP = SKIP_;
+    /* the keys' and values' memory path (radix_rank.cuh, RK_LD_* | RK_ST_*) */
+    static constexpr int MEM = MEM_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -342,6 +344,14 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         }
         epoch = h.epoch;
     }
+    if constexpr ((C::MEM & RK_LD_MASK) == RK_LD_GEN) { /* generic loads (radix_rank.cuh) */
+        kin = rk_opaque(kin);
+        if constexpr (PAIRS) vin = rk_opaque(vin);
+    }
+    if constexpr ((C::MEM & RK_ST_GEN) != 0) { /* generic stores */
+        kout = rk_opaque(kout);
+        if constexpr (PAIRS) vout = rk_opaque(vout);
+    }
     __syncthreads();
     unsigned tile = s_tile;
     if (PERSIST && tile >= ntiles) return; /* a resident grid larger than the portion */
@@ -354,8 +364,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     unsigned r[EARLY ? 1 : KPT];
     {
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
-        rk_load<KPT>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
-        if constexpr (EARLY && PAIRS) rk_load<KPT>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+        rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
+        if constexpr (EARLY && PAIRS) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
     }
     for (;;) {
         const unsigned t0 = tile * TILE; /* t0 < len < 2^29 */
@@ -387,16 +397,16 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
             __syncthreads();
             const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-            if constexpr (PAIRS && !EARLY) rk_load<KPT>(vin + g0, TILE, true, 0u, v);
+            if constexpr (PAIRS && !EARLY) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
             for (int i = 0; i < KPT; i++) {
-                kout[g + i * 32u] = k[i];
-                if constexpr (PAIRS) vout[g + i * 32u] = v[i];
+                rk_st<C::MEM>(kout + g + i * 32u, k[i]);
+                if constexpr (PAIRS) rk_st<C::MEM>(vout + g + i * 32u, v[i]);
             }
             if constexpr (PERSIST) { /* the registers are free: the next tile's loads */
                 if (more) {
-                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                    rk_load<KPT, C::MEM>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + base + n0, next_n, next_n == TILE, 0u, v);
                 }
             }
         } else {
@@ -406,12 +416,12 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
             } else {
                 rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
-                if constexpr (PAIRS) rk_load<KPT>(vin + g0, tile_n, full, 0u, v);
+                if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
             }
             if constexpr (PERSIST) { /* keys and values are in shared memory: the next tile's loads */
                 if (more) {
-                    rk_load<KPT>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                    rk_load<KPT, C::MEM>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + base + n0, next_n, next_n == TILE, 0u, v);
                 }
             }
             if (tid < (unsigned)RADIX) {
@@ -420,7 +430,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             }
             if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
             __syncthreads(); /* the exchange and the offsets complete */
-            rk_scatter_out<KT, PAIRS, TBS, KPT>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
+            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
         }
         if (!more) return;
         /* the next tile: everyone is done with this one's shared memory before it is cleared */

@@ -34,15 +34,17 @@ if (have('inputs')) {
 }
 
 # a tuning table at the largest n (x: the variant's param), with CUB's keys/s dotted
-do for [E in 'srts_bits rowdask onesweep'] {
+# (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second)
+do for [E in 'srts_bits rowdask onesweep onesweep_pairs'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_radix_sort verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9
         stepname = E eq 'srts_bits' ? 's2_srts' : E eq 'rowdask' ? 's3_rowdask' : 's5_onesweep'
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
-            set title sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G keys/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub)
-            set xlabel ''; set ylabel 'G keys per second'; set yrange [0:*]
+            what = E eq 'onesweep_pairs' ? 'pairs' : 'keys'
+            set title sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G %s/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub, what)
+            set xlabel ''; set ylabel sprintf('G %s per second', what); set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0
             plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(strcol(PARAM)) with linespoints title stepname.' variant', \
                  cub with lines dashtype 3 lc rgb 'red' title 'CUB'
@@ -91,7 +93,8 @@ if (have('traffic')) {
 # (s3_rowdask, keys only, `rowdask`).
 pub = 'reference/published/05-radix-sort.csv'
 pubv(fg, g, s, x) = pubval(sprintf("figure=%s 'gpu=%s' 'series=%s' 'x=%s'", fg, g, s, x))
-if (have('inputs') && have('rowdask')) {
+# drawn for a GPU that has both runs (the two CSVs' rows of the same GPU, never one of each)
+if (have('inputs') && have('rowdask') && gpu_of(csv('inputs')) eq gpu_of(csv('rowdask'))) {
     f = csv('inputs'); fr = csv('rowdask'); FIG = 'vs-document'
     devs = system(sprintf("tools/csvq %s figure=mg-fig9 -- gpu | awk '!s[$0]++' | tr ' ' '_' | tr '\\n' ' '", pub))
     rate(s, kind) = real(val(f, sprintf("step=%s input=uniform verified=ok 'shape~pairs=%s '", s, kind), 'items_s'))

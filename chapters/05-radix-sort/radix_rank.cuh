@@ -73,8 +73,55 @@ struct rk_shape {
 
 /* ------------------------------------------------------------- loads */
 
+/* The memory path of the streaming loads and stores (a tuning knob, one RK_LD_* | one RK_ST_*): the
+ * loads by the compiler's choice for a const __restrict__ source (ld.global.nc, the read-only path),
+ * by a plain weak ld.global, with a cache operator (.cs: streaming, evict first; .cg: L2 only), or
+ * generic (the kernel makes the pointer opaque, rk_opaque: the compiler no longer knows it is a
+ * global one and emits generic LD); the stores by st.global, st.global.cs or generic ST. */
+enum : int {
+    RK_LD_NC = 0, RK_LD_PLAIN = 1, RK_LD_CS = 2, RK_LD_CG = 3, RK_LD_GEN = 4, RK_LD_MASK = 7,
+    RK_ST_CS = 8, RK_ST_GEN = 16
+};
+
+/* p, with what the compiler knows of it (its address space, restrict) forgotten */
+template <class T>
+static __device__ __forceinline__ T *rk_opaque(T *p)
+{
+    asm("" : "+l"(p));
+    return p;
+}
+
+static __device__ __forceinline__ uint32_t rk_ld_plain(const uint32_t *p)
+{
+    uint32_t v;
+    asm("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+static __device__ __forceinline__ unsigned long long rk_ld_plain(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
+}
+
+template <int MEM, class T>
+static __device__ __forceinline__ T rk_ld(const T *p)
+{
+    if constexpr ((MEM & RK_LD_MASK) == RK_LD_PLAIN) return rk_ld_plain(p);
+    else if constexpr ((MEM & RK_LD_MASK) == RK_LD_CS) return __ldcs(p);
+    else if constexpr ((MEM & RK_LD_MASK) == RK_LD_CG) return __ldcg(p);
+    else return *p; /* NC, and GEN through an opaque pointer */
+}
+
+template <int MEM, class T>
+static __device__ __forceinline__ void rk_st(T *p, T v)
+{
+    if constexpr ((MEM & RK_ST_CS) != 0) __stcs(p, v);
+    else *p = v; /* st.global, and GEN through an opaque pointer */
+}
+
 /* src: the tile's first element; tile_n: its valid elements (TILE when full) */
-template <int KPT, class T>
+template <int KPT, int MEM = RK_LD_NC, class T>
 static __device__ __forceinline__ void rk_load(const T *__restrict__ src, unsigned tile_n, bool full, T pad,
                                                T (&v)[KPT])
 {
@@ -82,10 +129,10 @@ static __device__ __forceinline__ void rk_load(const T *__restrict__ src, unsign
     const T *__restrict__ p = src + first; /* then constant offsets: one address for all items */
     if (full) {
 #pragma unroll
-        for (int i = 0; i < KPT; i++) v[i] = p[i * 32];
+        for (int i = 0; i < KPT; i++) v[i] = rk_ld<MEM>(p + i * 32);
     } else {
 #pragma unroll
-        for (int i = 0; i < KPT; i++) v[i] = first + i * 32u < tile_n ? p[i * 32] : pad;
+        for (int i = 0; i < KPT; i++) v[i] = first + i * 32u < tile_n ? rk_ld<MEM>(p + i * 32) : pad;
     }
 }
 
@@ -257,7 +304,7 @@ static __device__ __forceinline__ void rk_column_add(unsigned *cnt, unsigned sta
 
 /* position p = i*TBS + t of the sorted tile goes to out[goff[digit] + p]; positions >= tile_n are the
  * pads (all on the largest digit, after its real keys) and are not stored */
-template <int KT, bool PAIRS, int TBS, int KPT>
+template <int KT, bool PAIRS, int TBS, int KPT, int MEM = RK_LD_NC>
 static __device__ __forceinline__ void rk_scatter_out(const typename radix_key_t<KT>::type *s_keys,
                                                       const uint32_t *s_vals, const unsigned *goff,
                                                       unsigned tile_n, bool full, int shift, int bits,
@@ -269,8 +316,8 @@ static __device__ __forceinline__ void rk_scatter_out(const typename radix_key_t
         if (full || p < tile_n) {
             const typename radix_key_t<KT>::type key = s_keys[p];
             const unsigned g = goff[radix_digit<KT>(key, shift, bits)] + p;
-            out[g] = key;
-            if constexpr (PAIRS) vout[g] = s_vals[p];
+            rk_st<MEM>(out + g, key);
+            if constexpr (PAIRS) rk_st<MEM>(vout + g, s_vals[p]);
         }
     }
 }

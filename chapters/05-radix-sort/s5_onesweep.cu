@@ -21,7 +21,8 @@
  *   - peers are found with 8 ballots instead of __match_any_sync (CUB measured the match instruction
  *     slower for few bits; the tuning table has both); a full tile whose keys all share one digit
  *     skips the ranking and copies its keys straight to their place (sorted or few-distinct inputs:
- *     their upper digits).
+ *     their upper digits);
+ *   - the scatter's stores are generic, not global (os_ladder below: measured 8 % faster).
  * Why it is faster: 2n key traffic per pass (+ n once for the histogram) instead of 3n; one launch per
  * pass instead of three; no count table written, scanned and read.
  * What still limits it: the scattered stores (a tile's 256 output runs average 30 keys); the ranking's
@@ -43,23 +44,33 @@
 #include "onesweep.cuh"
 
 /* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
- * digits, ballot peers, early counts, 4-wide look-back, three blocks per SM for 4-byte keys only
- * (radix_onesweep_variants has the alternatives; on the H100 at 2^28 uniform keys the window of 4 took
- * 5.20 ms, 1 5.31, 16 5.74, in one run of the onesweep table) */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0> os_ladder;
+ * digits, ballot peers, early counts, 4-wide look-back, three blocks per SM for 4-byte keys only, the
+ * scatter's stores generic (radix_onesweep_variants has the alternatives; on the H100 at 2^28 uniform
+ * keys the window of 4 took 5.20 ms, 1 5.31, 16 5.74, in one run of the onesweep table).
+ * The stores (issue 30): the scatter writes 20 keys per thread to addresses that only the ranking
+ * knows.  Written as global stores (STG, what the compiler emits for a kernel's pointer argument)
+ * they stalled the warps on the memory-instruction queue: Nsight Compute on the H100, one pass over
+ * 2^26 keys, 1.10 cycles of "MIO throttle" and 0.24 of "drain" per issued instruction, 302 us.  The
+ * same stores through a pointer the compiler cannot place (rk_opaque: generic ST) had 0.10 and 0.02,
+ * 278 us, for the same DRAM bytes.  At 2^28 uniform keys: 4.81 ms against 5.21; pairs 9.12 against
+ * 9.30.  It is measured, not documented: the onesweep table keeps the global stores as a row. */
+#define OS_MEM RK_ST_GEN
+typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder;
 /* Its block needs up to 82 KB of shared memory (64-bit keys with values).  Where the GPU grants less
  * per block (Turing: 64 KB) the ladder step takes this tile, 384 x 10 keys (u64: 7), at most 46 KB:
  * within the 48 KB every CUDA GPU grants without opting in, two blocks of 4-byte keys per Turing SM.
  * The choice is made per key type and pairs at run time (radix_block_fits), the same one for the
  * scratch size and the run.  The tuning rows have no such fallback: where they do not fit they are
  * skipped with the reason. */
-typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0> os_ladder_small;
+typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder_small;
 /* 4-byte keys with values: CUB's sm_90 pairs tile, 384 x 23 (82 KB; the small tile where that does not
- * fit).  In the onesweep table at 2^28 uniform pairs it took 9.39 ms against 384 x 20's 9.68 on the
- * H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had trailed CUB on the H100). */
-typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 4, 0> os_ladder_pairs;
+ * fit), with a look-back window of 1.  In the onesweep table at 2^28 uniform pairs 384 x 23 took 9.39
+ * ms against 384 x 20's 9.68 on the H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had
+ * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores). */
+typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
 extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 15; kpt=10 where a block "
-                                         "gets < 82 KB) bits=8 match=ballot counts=early lookback=4";
+                                         "gets < 82 KB) bits=8 match=ballot counts=early lookback=4 (4-byte "
+                                         "pairs: 1) stores=generic";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
@@ -89,21 +100,29 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
     {{"s5_onesweep",                                                                                   \
       "tbs=" #T " kpt=" #K " bits=" #B " match=" MN " counts=" EN " lookback=" #W XN,                  \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<T, K, B, M, E, W, MB, P>>, 0, 0},                                             \
-     os_scratch<os_cfg<T, K, B, M, E, W, MB, P>>, os_run<os_cfg<T, K, B, M, E, W, MB, P>>, RADIX_TYPES_ALL, B}
+      os_describe<os_cfg<T, K, B, M, E, W, MB, P, false, OS_MEM>>, 0, 0},                               \
+     os_scratch<os_cfg<T, K, B, M, E, W, MB, P, false, OS_MEM>>,                                       \
+     os_run<os_cfg<T, K, B, M, E, W, MB, P, false, OS_MEM>>, RADIX_TYPES_ALL, B}
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
-/* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W */
-#define OS_ROWP(KP, W)                                                                                \
+/* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
+ * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
+#define OS_ROWPM(KP, W, MEM, XN)                                                                      \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
-                     " (pairs: " #W ")",                                                               \
+                     " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_ladder>, 0, 0},                                                                   \
-     os_scratch<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0>>,                \
-     os_run<os_ladder, os_ladder, os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0>>, RADIX_TYPES_ALL, 8}
+      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>>, 0, 0},          \
+     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                    \
+                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                    \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM>>,                   \
+     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                        \
+            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                        \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM>>,                       \
+     RADIX_TYPES_ALL, 8}
 #define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
-    OS_ROWP(23, 4), /* the ladder step (without its small-tile fallback) */
+    OS_ROWPM(23, 1, OS_MEM, " stores=generic"), /* the ladder step (without its small-tile fallback) */
+    /* one knob changed per row (the rest as the ladder step, the stores generic too) */
     OS_ROW(384, 20, 8, OS_B, true, 16, 0, "ballot", "early", ""),
     OS_ROW(384, 20, 8, OS_B, true, 1, 0, "ballot", "early", ""),
     OS_ROW(384, 20, 8, OS_B, true, 4, 2, "ballot", "early", " blocks/SM=2"),
@@ -119,9 +138,17 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROW(384, 20, 8, OS_B, false, 4, 0, "ballot", "late", ""),
     /* 4-byte pairs in the keys' tile (the ladder step's until issue 30: 9.68 ms against 384 x 23's 9.39
      * on the H100 at 2^28 uniform pairs, 7.68 against 7.59 on the H200), in a smaller one, and in
-     * 384 x 23 with other look-back windows (1 was the better for pairs in 384 x 20 on both GPUs) */
-    OS_ROWP(20, 4),
-    OS_ROWP(16, 4),
-    OS_ROWP(23, 1),
-    OS_ROWP(23, 2),
+     * 384 x 23 with other look-back windows */
+    OS_ROWPM(20, 1, OS_MEM, " stores=generic"),
+    OS_ROWPM(16, 1, OS_MEM, " stores=generic"),
+    OS_ROWPM(23, 2, OS_MEM, " stores=generic"),
+    OS_ROWPM(23, 4, OS_MEM, " stores=generic"),
+    /* the memory path: the keys and values loaded by a plain ld.global, as streaming (.cs: evict
+     * first) or generic instead of by the read-only path the compiler picks for a const __restrict__
+     * source; the stores global (the ladder step's until issue 30) or streaming global */
+    OS_ROWPM(23, 1, RK_LD_PLAIN | OS_MEM, " loads=plain stores=generic"),
+    OS_ROWPM(23, 1, RK_LD_CS | OS_MEM, " loads=cs stores=generic"),
+    OS_ROWPM(23, 1, RK_LD_GEN | OS_MEM, " loads=generic stores=generic"),
+    OS_ROWPM(23, 1, RK_LD_NC, " stores=global"),
+    OS_ROWPM(23, 1, RK_ST_CS, " stores=cs"),
 };
