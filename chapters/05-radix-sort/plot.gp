@@ -34,10 +34,14 @@ if (have('inputs')) {
 }
 
 # a tuning table at the largest n (x: the variant's param), with CUB's keys/s dotted
-# (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second).  The labels
-# leave out the ladder's defaults (the title names them): drop(s, w) is s without its first w
+# (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second).  The onesweep
+# labels leave out the ladder's defaults (os_defaults, named in the title): drop(s, w) is s without
+# its first w; os_sed does the same in the shell (for the longest label, which sets the margin)
+os_defaults = 'tbs=384 bits=8 match=ballot counts=early'
 drop(s, w) = (i = strstrt(s, w), i == 0 ? s : (i > 1 ? s[1:i - 1] : '').s[i + strlen(w):])
-short(s) = drop(drop(drop(drop(s, 'tbs=384 '), 'bits=8 '), 'match=ballot '), 'counts=early ')
+short(s) = drop(drop(drop(drop(s, word(os_defaults, 1).' '), word(os_defaults, 2).' '), word(os_defaults, 3).' '), word(os_defaults, 4).' ')
+os_sed = ''
+do for [w in os_defaults] { os_sed = os_sed.sprintf('s/%s //; ', w) }
 do for [E in 'srts_bits rowdask onesweep onesweep_pairs'] {
     if (have(E)) {
         f = csv(E); FIG = E
@@ -47,13 +51,14 @@ do for [E in 'srts_bits rowdask onesweep onesweep_pairs'] {
             if (t eq 'png') { @png } else { @svg }
             what = E eq 'onesweep_pairs' ? 'pairs' : 'keys'
             ttl = sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G %s/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub, what)
-            set title stepname eq 's5_onesweep' ? ttl."\nunless a label says otherwise: tbs=384 bits=8 match=ballot counts=early" : ttl
+            set title stepname eq 's5_onesweep' ? ttl."\nunless a label says otherwise: ".os_defaults : ttl
             set xlabel ''; set ylabel sprintf('G %s per second', what); set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0
-            # room below the plot for the longest (shortened) label, rotated
-            lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed 's/tbs=384 //; s/bits=8 //; s/match=ballot //; s/counts=early //' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname)))
-            if (stepname eq 's5_onesweep') { set bmargin (lmax * 0.36 + 3 > 10 ? int(lmax * 0.36) + 3 : 10) }
-            plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(short(strcol(PARAM))) with linespoints title stepname.' variant', \
+            if (stepname eq 's5_onesweep') { # room below the plot for the longest (shortened) label, rotated
+                lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, os_sed)))
+                set bmargin (lmax * 0.36 + 3 > 10 ? int(lmax * 0.36) + 3 : 10)
+            }
+            plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(stepname eq 's5_onesweep' ? short(strcol(PARAM)) : strcol(PARAM)) with linespoints title stepname.' variant', \
                  cub with lines dashtype 3 lc rgb 'red' title 'CUB'
             set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom
         }

@@ -75,11 +75,11 @@ struct rk_shape {
 
 /* The memory path of the streaming loads and stores (a tuning knob, one RK_LD_* | one RK_ST_*): the
  * loads by the compiler's choice for a const __restrict__ source (ld.global.nc, the read-only path),
- * by a plain weak ld.global, with a cache operator (.cs: streaming, evict first; .cg: L2 only), or
- * generic (the kernel makes the pointer opaque, rk_opaque: the compiler no longer knows it is a
- * global one and emits generic LD); the stores by st.global, st.global.cs or generic ST. */
+ * by a plain weak ld.global, as streaming (.cs: evict first), or generic (the kernel makes the pointer
+ * opaque, rk_opaque: the compiler no longer knows it is a global one and emits generic LD); the
+ * stores by st.global, st.global.cs or generic ST. */
 enum : int {
-    RK_LD_NC = 0, RK_LD_PLAIN = 1, RK_LD_CS = 2, RK_LD_CG = 3, RK_LD_GEN = 4, RK_LD_MASK = 7,
+    RK_LD_NC = 0, RK_LD_PLAIN = 1, RK_LD_CS = 2, RK_LD_GEN = 4, RK_LD_MASK = 7,
     RK_ST_CS = 8, RK_ST_GEN = 16
 };
 
@@ -109,7 +109,6 @@ static __device__ __forceinline__ T rk_ld(const T *p)
 {
     if constexpr ((MEM & RK_LD_MASK) == RK_LD_PLAIN) return rk_ld_plain(p);
     else if constexpr ((MEM & RK_LD_MASK) == RK_LD_CS) return __ldcs(p);
-    else if constexpr ((MEM & RK_LD_MASK) == RK_LD_CG) return __ldcg(p);
     else return *p; /* NC, and GEN through an opaque pointer */
 }
 
