@@ -36,10 +36,12 @@ if (have('inputs')) {
 # a tuning table at the largest n (x: the variant's param), with CUB's keys/s dotted
 # (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second).  The onesweep
 # labels leave out the ladder's defaults (os_defaults, named in the title): drop(s, w) is s without
-# its first w; os_sed does the same in the shell (for the longest label, which sets the margin)
+# its first w, dropall every default from the k-th on; os_sed does the same in the shell (for the
+# longest label, which sets the margin)
 os_defaults = 'tbs=384 bits=8 match=ballot counts=early'
 drop(s, w) = (i = strstrt(s, w), i == 0 ? s : (i > 1 ? s[1:i - 1] : '').s[i + strlen(w):])
-short(s) = drop(drop(drop(drop(s, word(os_defaults, 1).' '), word(os_defaults, 2).' '), word(os_defaults, 3).' '), word(os_defaults, 4).' ')
+dropall(s, k) = k > words(os_defaults) ? s : dropall(drop(s, word(os_defaults, k).' '), k + 1)
+short(s) = dropall(s, 1)
 os_sed = ''
 do for [w in os_defaults] { os_sed = os_sed.sprintf('s/%s //; ', w) }
 do for [E in 'srts_bits rowdask onesweep onesweep_pairs'] {
