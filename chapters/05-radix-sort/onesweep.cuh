@@ -13,13 +13,18 @@
 #include "kit_arch.cuh"
 #include "radix_rank.cuh"
 
+#define OS_HIST_LANES 32 /* the histogram kernel's copies of each counter: one per lane (os_hist_kernel) */
+
 /* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
+    /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
+     * holds that table), 1 (one table a block: CUB's way) */
+    static constexpr int HIST = HIST_;
     static constexpr bool EARLY = EARLY_;
     /* persistent blocks (a resident grid, each block loops over tiles): the next tile's keys are
      * loaded while the current tile looks back and scatters (chapter 07's s7 applied to a pass) */
@@ -70,25 +75,48 @@ static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch
 
 /* ------------------------------------------------------- histogram */
 
-/* the digit counts of every pass: block-private shared histograms over a grid-stride range of
- * chunks, added to hist[pass][digit] at the end (hist zeroed by the host) */
+/* The digit counts of every pass: block-private shared histograms over a grid-stride range of chunks,
+ * added to hist[pass][digit] at the end (hist zeroed by the host).  HC copies of every counter,
+ * interleaved (copy c of counter j is word j HC + c): thread t counts into copy t mod HC.  With one
+ * copy (CUB's histogram) a warp's shared-memory atomic takes one pass per distinct address in its
+ * busiest bank: about 3.2 on uniform keys, up to 32 on few distinct keys; with a copy per lane
+ * (HC = 32) lane l always hits bank l: one pass on every input (chapter 04's s7_runs).  Nsight
+ * Compute, 2^28 uniform u32 keys, one copy: 0.47 ms on the H100 and on the H200 alike, 162 M warp
+ * instructions at 1.34 IPC for 1 GB read (2.3 TB/s): the four atomics a key at 3.2 passes each are
+ * the bound (2^30 x 3.2 / 32 warp passes / 132 SMs = 0.8 M clocks).  A copy per lane makes the table
+ * 32 times larger (128 KB for 4-byte keys' four digits): one block of 1024 threads an SM; where that
+ * does not fit (8-byte keys' eight digits; GPUs of 100 or 64 KB a block), half as many copies, down to
+ * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram). */
 static constexpr __host__ __device__ int os_hist_kpt(int kt)
 {
     return kt == RADIX_U64 ? OS_HIST_KPT4 / 2 : OS_HIST_KPT4;
 }
 
-template <int KT, int DBITS, bool FULL>
+static constexpr __host__ __device__ int os_hist_tbs(int hc)
+{
+    return hc > 1 ? 1024 : OS_HIST_TBS;
+}
+
+/* the shared table's bytes: every pass's counters, HC copies each */
+template <int KT, int DBITS, int HC>
+static constexpr __host__ __device__ size_t os_hist_smem()
+{
+    return (size_t)((8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS) * ((size_t)1 << DBITS) * HC * 4;
+}
+
+template <int KT, int DBITS, int HC, bool FULL>
 static __device__ __forceinline__ void os_hist_chunk(const typename radix_key_t<KT>::type *__restrict__ keys,
                                                      size_t c0, size_t n, int begin_bit, int end_bit,
                                                      int passes, unsigned *s_h)
 {
-    constexpr int RADIX = 1 << DBITS;
+    constexpr int RADIX = 1 << DBITS, TBS = os_hist_tbs(HC);
     constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
     constexpr int HKPT = os_hist_kpt(KT);
     typename radix_key_t<KT>::type k[HKPT];
+    unsigned *mine = s_h + threadIdx.x % HC; /* this thread's copy */
 #pragma unroll
     for (int i = 0; i < HKPT; i++) { /* block-striped: coalesced */
-        const size_t j = c0 + (size_t)i * OS_HIST_TBS + threadIdx.x;
+        const size_t j = c0 + (size_t)i * TBS + threadIdx.x;
         if (FULL || j < n) k[i] = keys[j];
     }
 #pragma unroll
@@ -98,32 +126,70 @@ static __device__ __forceinline__ void os_hist_chunk(const typename radix_key_t<
             const int bits = end_bit - shift < DBITS ? end_bit - shift : DBITS;
 #pragma unroll
             for (int i = 0; i < HKPT; i++) {
-                if (FULL || c0 + (size_t)i * OS_HIST_TBS + threadIdx.x < n)
-                    atomicAdd(s_h + p * RADIX + radix_digit<KT>(k[i], shift, bits), 1u);
+                if (FULL || c0 + (size_t)i * TBS + threadIdx.x < n)
+                    atomicAdd(mine + (p * RADIX + radix_digit<KT>(k[i], shift, bits)) * HC, 1u);
             }
         }
     }
 }
 
-template <int KT, int DBITS>
-__global__ void __launch_bounds__(OS_HIST_TBS, OS_HIST_BPS)
+template <int KT, int DBITS, int HC>
+__global__ void __launch_bounds__(os_hist_tbs(HC), HC > 1 ? 1 : OS_HIST_BPS)
     os_hist_kernel(const typename radix_key_t<KT>::type *__restrict__ keys, size_t n, int begin_bit,
                    int end_bit, unsigned *__restrict__ hist)
 {
-    constexpr int RADIX = 1 << DBITS;
-    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
-    constexpr size_t CHUNK = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
-    __shared__ unsigned s_h[MAXP * RADIX];
+    static_assert(HC == 1 || (HC <= 32 && 32 % HC == 0), "one copy, or copies that divide a warp");
+    constexpr int RADIX = 1 << DBITS, TBS = os_hist_tbs(HC);
+    constexpr size_t CHUNK = (size_t)TBS * os_hist_kpt(KT);
+    constexpr int WORDS = (int)(os_hist_smem<KT, DBITS, HC>() / 4);
+    extern __shared__ __align__(16) unsigned os_hist_table[];
+    unsigned *s_h = os_hist_table;
     const int passes = (end_bit - begin_bit + DBITS - 1) / DBITS;
-    for (int j = threadIdx.x; j < MAXP * RADIX; j += OS_HIST_TBS) s_h[j] = 0;
+    for (int j = threadIdx.x; j < WORDS; j += TBS) s_h[j] = 0;
     __syncthreads();
     for (size_t c0 = (size_t)blockIdx.x * CHUNK; c0 < n; c0 += (size_t)gridDim.x * CHUNK) {
-        if (n - c0 >= CHUNK) os_hist_chunk<KT, DBITS, true>(keys, c0, n, begin_bit, end_bit, passes, s_h);
-        else os_hist_chunk<KT, DBITS, false>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+        if (n - c0 >= CHUNK) os_hist_chunk<KT, DBITS, HC, true>(keys, c0, n, begin_bit, end_bit, passes, s_h);
+        else os_hist_chunk<KT, DBITS, HC, false>(keys, c0, n, begin_bit, end_bit, passes, s_h);
     }
     __syncthreads();
-    for (int j = threadIdx.x; j < passes * RADIX; j += OS_HIST_TBS)
-        if (s_h[j]) atomicAdd(hist + j, s_h[j]);
+    if constexpr (HC == 1) {
+        for (int j = threadIdx.x; j < passes * RADIX; j += TBS)
+            if (s_h[j]) atomicAdd(hist + j, s_h[j]);
+    } else { /* a warp per counter: lane c reads copy c (a bank each), the warp adds them */
+        const unsigned lane = threadIdx.x & 31u;
+        for (int j = (int)(threadIdx.x >> 5); j < passes * RADIX; j += TBS / 32) {
+            unsigned v = lane < (unsigned)HC ? s_h[j * HC + lane] : 0u;
+#pragma unroll
+            for (int d = 16; d >= 1; d >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, d);
+            if (lane == 0 && v) atomicAdd(hist + j, v);
+        }
+    }
+}
+
+/* The histogram kernel with HC copies where its block fits this GPU (or the KIT_DEVICE profile),
+ * else with HC / 2 .. 8, else with one; a resident grid no larger than the chunks (copies: blocks of
+ * 1024; one copy: OS_HIST_BPS blocks of OS_HIST_TBS an SM). */
+template <int KT, int DBITS, int HC>
+static cudaError_t os_histogram(const typename radix_key_t<KT>::type *keys, size_t n, int begin_bit, int end_bit,
+                                unsigned *hist, cudaStream_t s)
+{
+    constexpr size_t smem = os_hist_smem<KT, DBITS, HC>(), chunk = (size_t)os_hist_tbs(HC) * os_hist_kpt(KT);
+    const size_t chunks = (n + chunk - 1) / chunk;
+    unsigned grid = 0;
+    if constexpr (HC > 1) {
+        static int memo = 0, attr_dev = 0;
+        if (!radix_block_fits(os_hist_kernel<KT, DBITS, HC>, smem, &memo))
+            return os_histogram<KT, DBITS, (HC > 8 ? HC / 2 : 1)>(keys, n, begin_bit, end_bit, hist, s);
+        KIT_TRY(radix_smem_attr(os_hist_kernel<KT, DBITS, HC>, smem, &attr_dev));
+        KIT_TRY(kit_resident_grid((const void *)os_hist_kernel<KT, DBITS, HC>, os_hist_tbs(HC), smem, &grid));
+    } else {
+        const int sms = kit_sm_count();
+        if (sms <= 0) return cudaErrorInvalidConfiguration;
+        grid = (unsigned)sms * OS_HIST_BPS;
+    }
+    if (chunks < grid) grid = (unsigned)chunks;
+    os_hist_kernel<KT, DBITS, HC><<<grid, os_hist_tbs(HC), smem, s>>>(keys, n, begin_bit, end_bit, hist);
+    return cudaGetLastError();
 }
 
 /* block p: the exclusive scan of pass p's histogram = the digits' global starts (portion 0's row) */
@@ -526,10 +592,6 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     void *alt_keys = radix_take(&c, n * sizeof(K));
     uint32_t *alt_vals = PAIRS ? (uint32_t *)radix_take(&c, n * 4) : NULL;
     const int sms = kit_sm_count();
-    const size_t chunk = (size_t)OS_HIST_TBS * os_hist_kpt(KT);
-    const size_t hist_chunks = (n + chunk - 1) / chunk;
-    const size_t hist_most = (size_t)sms * OS_HIST_BPS; /* a resident grid, each block many chunks */
-    const unsigned hist_grid = (unsigned)(hist_chunks < hist_most ? hist_chunks : hist_most);
     radix_plan rp;
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
@@ -538,9 +600,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
-    os_hist_kernel<KT, DBITS>
-        <<<hist_grid, OS_HIST_TBS, 0, s>>>((const K *)keys_in, n, begin_bit, end_bit, pl.hist);
-    KIT_TRY(cudaGetLastError());
+    KIT_TRY((os_histogram<KT, DBITS, C::HIST>((const K *)keys_in, n, begin_bit, end_bit, pl.hist, s)));
     os_scan_kernel<DBITS><<<rp.passes, RADIX, 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
     KIT_TRY(cudaGetLastError());
     if constexpr (C::SKIP) {

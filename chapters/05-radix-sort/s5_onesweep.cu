@@ -3,7 +3,10 @@
  * Changed versus s4:
  *   - one upfront kernel reads the keys once and counts the digits of ALL passes (per-block
  *     shared-memory histograms, atomically added to a global [passes][256] table); a tiny kernel
- *     scans each pass's row: every digit's global start, per pass, before the first pass runs;
+ *     scans each pass's row: every digit's global start, per pass, before the first pass runs.  The
+ *     block's table has a copy of every counter per lane (chapter 04's s7_runs), so that a warp's
+ *     atomic is one shared-memory pass on any keys (os_hist_kernel: one table, CUB's way, took 0.47
+ *     ms for 2^28 keys on the H100 and on the H200 alike, bound by its bank conflicts);
  *   - per pass a single kernel: a block takes the next tile number from an atomic counter (every tile
  *     it waits for belongs to a block that is already running), loads its keys warp-striped and
  *     counts them first (per-warp shared-memory histograms: "early counts"); thread d publishes the
@@ -70,7 +73,7 @@ typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
 extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 15; kpt=10 where a block "
                                          "gets < 82 KB) bits=8 match=ballot counts=early lookback=4 (4-byte "
-                                         "pairs: 1) stores=generic";
+                                         "pairs: 1) stores=generic hist=lane copies";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
@@ -106,18 +109,19 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 /* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
  * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
-#define OS_ROWPM(KP, W, MEM, XN)                                                                      \
+#define OS_ROWPMH(KP, W, MEM, HC, XN)                                                                 \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
                      " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>>, 0, 0},          \
-     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                    \
-                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                    \
-                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM>>,                   \
-     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                        \
-            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM>,                        \
-            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM>>,                       \
+      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>>, 0, 0},      \
+     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                \
+                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC>>,               \
+     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                    \
+            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                    \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC>>,                   \
      RADIX_TYPES_ALL, 8}
+#define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
 #define OS_B RK_MATCH_BALLOT
 
 extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = {
@@ -151,4 +155,7 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPM(23, 1, RK_LD_GEN | OS_MEM, " loads=generic stores=generic"),
     OS_ROWPM(23, 1, RK_LD_NC, " stores=global"),
     OS_ROWPM(23, 1, RK_ST_CS, " stores=cs"),
+    /* the histogram with one table a block (CUB's, and the ladder step's until issue 30): every row
+     * above counts with a copy per lane */
+    OS_ROWPMH(23, 1, OS_MEM, 1, " stores=generic hist=1 copy"),
 };
