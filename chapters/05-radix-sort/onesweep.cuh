@@ -167,8 +167,9 @@ __global__ void __launch_bounds__(os_hist_tbs(HC), HC > 1 ? 1 : OS_HIST_BPS)
 }
 
 /* The histogram kernel with HC copies where its block fits this GPU (or the KIT_DEVICE profile),
- * else with HC / 2 .. 8, else with one; a resident grid no larger than the chunks (copies: blocks of
- * 1024; one copy: OS_HIST_BPS blocks of OS_HIST_TBS an SM). */
+ * else with HC / 2 .. 8, else with one, and with one where the keys are fewer than a chunk per block
+ * of the resident grid (copies: blocks of 1024; one copy: OS_HIST_BPS blocks of OS_HIST_TBS an SM,
+ * no more than the chunks). */
 template <int KT, int DBITS, int HC>
 static cudaError_t os_histogram(const typename radix_key_t<KT>::type *keys, size_t n, int begin_bit, int end_bit,
                                 unsigned *hist, cudaStream_t s)
@@ -182,6 +183,9 @@ static cudaError_t os_histogram(const typename radix_key_t<KT>::type *keys, size
             return os_histogram<KT, DBITS, (HC > 8 ? HC / 2 : 1)>(keys, n, begin_bit, end_bit, hist, s);
         KIT_TRY(radix_smem_attr(os_hist_kernel<KT, DBITS, HC>, smem, &attr_dev));
         KIT_TRY(kit_resident_grid((const void *)os_hist_kernel<KT, DBITS, HC>, os_hist_tbs(HC), smem, &grid));
+        /* fewer chunks than blocks: the small table (clearing and adding 32 times the counters
+         * would cost a small sort more than the bank conflicts it saves) */
+        if (chunks < grid) return os_histogram<KT, DBITS, 1>(keys, n, begin_bit, end_bit, hist, s);
     } else {
         const int sms = kit_sm_count();
         if (sms <= 0) return cudaErrorInvalidConfiguration;
