@@ -239,12 +239,34 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
     }
 }
 
+/* Named barriers (PTX bar.sync / bar.arrive with a thread count): barrier 0 is __syncthreads' */
+template <int ID, int N>
+static __device__ __forceinline__ void sp_bar_sync()
+{
+    asm volatile("bar.sync %0, %1;" ::"n"(ID), "n"(N) : "memory");
+}
+template <int ID, int N>
+static __device__ __forceinline__ void sp_bar_arrive()
+{
+    asm volatile("bar.arrive %0, %1;" ::"n"(ID), "n"(N) : "memory");
+}
+
 /* MINB: the blocks per SM __launch_bounds__ asks for (at most what the target's SM holds,
  * kit_min_blocks: Turing takes 4 of 256 where Hopper takes 6; 0: none, the compiler chooses the registers;
  * an explicit 1 lets ptxas spend more: 40 instead of 32 for indices at 384 x 16).  LBK: descriptors
- * per lane of the look-back window (lookback_warp_u32<LBK>: 32 x LBK tiles per round trip). */
-template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK>
-static __global__ void __launch_bounds__(TBS, kit_min_blocks(TBS, MINB)) sp_kernel(const sp_args a)
+ * per lane of the look-back window (lookback_warp_u32<LBK>: 32 x LBK tiles per round trip).
+ * LBW: who walks back.  0: warp 0, once the tile is loaded and counted (steps 2-3 above).  1 (a
+ * tuning-table knob): a warp of its own, TBS + 32 threads a block, that loads nothing and walks back
+ * from the block's start, while the TBS threads load and count: the sum of the tiles before this one
+ * does not depend on this tile, so the walk overlaps the loads instead of following them.  The data
+ * warps meet at named barrier 1 for the counts, publish the tile's aggregate at once and arrive at
+ * barrier 2 without waiting; the look-back warp, its walk done, waits there for the counts, publishes
+ * the inclusive prefix and the offset; barrier 3 (__syncthreads) is everyone's.  (Warp 0 could not
+ * start its walk early and stay a data warp: the aggregate would wait behind its walk, and each
+ * tile's walk behind its predecessor's: a serial chain.) */
+template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK, int LBW>
+static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32 * LBW, MINB))
+    sp_kernel(const sp_args a)
 {
     typedef sp_shape<TBS, IPT> S;
     typedef sp_reads<MODE, OP> R;
@@ -267,51 +289,72 @@ static __global__ void __launch_bounds__(TBS, kit_min_blocks(TBS, MINB)) sp_kern
     const size_t wv = tbase + (size_t)warp * S::WSEG;      /* this warp's first virtual index */
     const bool full = tbase >= lo && tbase + S::TILE <= hi;
 
-    /* 2. load, predicate */
-    uint32_t x[IPT];
-    unsigned fbits, vbits;
-    uint32_t first_prev = 0; /* unique: the element before this warp's first one */
-    if constexpr (OP == SP_UNIQUE) {
-        if (lane == 0 && wv > lo && wv < hi) first_prev = __ldg(a.in + (wv - a.head - 1));
-    }
-    if (full) sp_load<TBS, IPT, MODE, OP, FV, true>(a, wv, lane, x, fbits, vbits);
-    else sp_load<TBS, IPT, MODE, OP, FV, false>(a, wv, lane, x, fbits, vbits);
-
-    unsigned m = 0; /* bit 4k + j: element j of row k is selected (kept) */
-    if constexpr (OP == SP_UNIQUE) {
-#pragma unroll
-        for (int k = 0; k < S::VPT; k++) {
-            const uint32_t up = __shfl_up_sync(BALLOT_FULL, x[4 * k + 3], 1); /* lane - 1, same row */
-            uint32_t wrap = first_prev;                                         /* lane 31, row before */
-            if (k > 0) wrap = __shfl_sync(BALLOT_FULL, x[4 * k - 1], 31);
-            const uint32_t prev0 = lane > 0 ? up : wrap;
-            m |= (unsigned)(x[4 * k] != prev0) << (4 * k);
-#pragma unroll
-            for (int j = 1; j < 4; j++) m |= (unsigned)(x[4 * k + j] != x[4 * k + j - 1]) << (4 * k + j);
+    static_assert(LBW == 0 || (LBW == 1 && TBS + 32 <= 1024), "look-back warp: 0 (warp 0) or 1 (its own)");
+    unsigned agg = 0; /* the tile's selected elements (the look-back warp of LBW = 1 does not need it) */
+    if (LBW == 1 && warp == (unsigned)S::NW) {
+        /* the look-back warp: walk first, then the counts (barrier 2), then publish */
+        const unsigned ex = tile == 0 ? 0u : lookback_warp_walk<LBK>(a.desc, tile);
+        sp_bar_sync<2, TBS + 32>();
+        const unsigned tot = warp_reduce_redux(lane < (unsigned)S::NW ? s_wtot[lane] : 0u);
+        if (lane == 0) {
+            lb_store(a.desc + tile, lb_pack(LB_PREFIX, ex + tot));
+            s_excl = ex;
         }
-        /* element 0 (v = head: tile 0, warp 0, lane 0, row 0) is always kept; the elements
-         * whose predecessor is not valid are element 0 or not valid themselves */
-        if (tile == 0 && warp == 0 && lane == 0) m |= 1u << a.head;
-        m &= vbits;
     } else {
-        m = sp_select_mask<MODE, OP, IPT>(a, x, fbits, vbits);
+        /* 2. load, predicate */
+        uint32_t x[IPT];
+        unsigned fbits, vbits;
+        uint32_t first_prev = 0; /* unique: the element before this warp's first one */
+        if constexpr (OP == SP_UNIQUE) {
+            if (lane == 0 && wv > lo && wv < hi) first_prev = __ldg(a.in + (wv - a.head - 1));
+        }
+        if (full) sp_load<TBS, IPT, MODE, OP, FV, true>(a, wv, lane, x, fbits, vbits);
+        else sp_load<TBS, IPT, MODE, OP, FV, false>(a, wv, lane, x, fbits, vbits);
+
+        unsigned m = 0; /* bit 4k + j: element j of row k is selected (kept) */
+        if constexpr (OP == SP_UNIQUE) {
+#pragma unroll
+            for (int k = 0; k < S::VPT; k++) {
+                const uint32_t up = __shfl_up_sync(BALLOT_FULL, x[4 * k + 3], 1); /* lane - 1, same row */
+                uint32_t wrap = first_prev;                                         /* lane 31, row before */
+                if (k > 0) wrap = __shfl_sync(BALLOT_FULL, x[4 * k - 1], 31);
+                const uint32_t prev0 = lane > 0 ? up : wrap;
+                m |= (unsigned)(x[4 * k] != prev0) << (4 * k);
+#pragma unroll
+                for (int j = 1; j < 4; j++) m |= (unsigned)(x[4 * k + j] != x[4 * k + j - 1]) << (4 * k + j);
+            }
+            /* element 0 (v = head: tile 0, warp 0, lane 0, row 0) is always kept; the elements
+             * whose predecessor is not valid are element 0 or not valid themselves */
+            if (tile == 0 && warp == 0 && lane == 0) m |= 1u << a.head;
+            m &= vbits;
+        } else {
+            m = sp_select_mask<MODE, OP, IPT>(a, x, fbits, vbits);
+        }
+
+        const unsigned wcnt = warp_reduce_redux((unsigned)__popc(m));
+        if (lane == 0) s_wtot[warp] = wcnt;
+        if constexpr (LBW == 0) __syncthreads(); /* barrier 2: the warp counts */
+        else sp_bar_sync<1, TBS>();              /* the same among the data warps only */
+
+        /* 3. the tile's total and this warp's place in it; the look-back */
+        const unsigned t = lane < (unsigned)S::NW ? s_wtot[lane] : 0u;
+        const unsigned wbase = warp_reduce_redux(lane < warp ? t : 0u);
+        agg = warp_reduce_redux(t);
+        if constexpr (LBW == 0) {
+            if (warp == 0) {
+                const unsigned ex = lookback_warp_u32<LBK>(a.desc, tile, agg);
+                if (lane == 0) s_excl = ex;
+            }
+        } else {
+            /* the aggregate before the arrival, so the look-back warp's prefix always lands after it */
+            if (tid == 0 && tile != 0) lb_store(a.desc + tile, lb_pack(LB_AGGREGATE, agg));
+            sp_bar_arrive<2, TBS + 32>();
+        }
+
+        sp_stage<TBS, IPT, MODE, OP>(a, tile, m, vbits, wbase, agg, x, s_stage);
     }
-
-    const unsigned wcnt = warp_reduce_redux((unsigned)__popc(m));
-    if (lane == 0) s_wtot[warp] = wcnt;
-    __syncthreads(); /* barrier 2: the warp counts */
-
-    /* 3. the tile's total and this warp's place in it; the look-back by warp 0 */
-    const unsigned t = lane < (unsigned)S::NW ? s_wtot[lane] : 0u;
-    const unsigned wbase = warp_reduce_redux(lane < warp ? t : 0u);
-    const unsigned agg = warp_reduce_redux(t);
-    if (warp == 0) {
-        const unsigned ex = lookback_warp_u32<LBK>(a.desc, tile, agg);
-        if (lane == 0) s_excl = ex;
-    }
-
-    sp_stage<TBS, IPT, MODE, OP>(a, tile, m, vbits, wbase, agg, x, s_stage);
     __syncthreads(); /* barrier 3: the staged tile and the tile's offset */
+    if (LBW == 1 && warp == (unsigned)S::NW) return;
 
     /* 4. write */
     const unsigned ex = s_excl;
@@ -384,7 +427,7 @@ static void sp_on_fv(bool fv, F f)
     }
 }
 
-template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK>
+template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK, int LBW>
 static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
@@ -392,14 +435,14 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     bool fv;
     KIT_TRY((sp_prepare<TBS, IPT, MODE, OP>(in, flags, threshold, out, count, n, scratch, s, a, fv)));
     sp_on_fv<MODE, OP>(fv, [&](auto c) {
-        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK><<<a.tiles, TBS, 0, s>>>(a);
+        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK, LBW><<<a.tiles, TBS + 32 * LBW, 0, s>>>(a);
     });
     return cudaGetLastError();
 }
 
 /* a run of operation OP: the preamble, then the mode's instantiation (unique: the output
  * bit only; its threshold, flags and predicate bit are ignored: compact_check_unique) */
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0>
 static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
@@ -413,15 +456,16 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
     }
     if (!work) return cudaSuccess;
     return compact_dispatch(mode, [&](auto m) {
-        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK>(in, flags, threshold, out, count, n, scratch, s);
+        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK, LBW>(in, flags, threshold, out, count, n,
+                                                                                 scratch, s);
     });
 }
 
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0>
 static cudaError_t sp_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB, LBK>;
-    d->block_threads = TBS;
+    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB, LBK, LBW>;
+    d->block_threads = TBS + 32 * LBW;
     d->dyn_smem = 0;
     return cudaSuccess;
 }

@@ -44,11 +44,12 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
  * from blockIdx.x instead of the ticket (as CUB does: no atomic round trip and no barrier before
  * the loads, but it relies on blocks starting in index order).  The first row is the ladder step. */
 #define S6_FILE "chapters/07-compaction/s6_single_pass.cu"
-#define S6_ROWK(T, I, ORD, MINB, K, NOTE)                                                                   \
+#define S6_ROWW(T, I, ORD, MINB, K, W, NOTE)                                                                \
     {{"s6_single_pass", "tbs=" #T " items=" #I " (" #I "/4 x 16-byte loads) lookback=warp stage=smem" NOTE, \
       "one kernel, decoupled look-back of tile counts", S6_FILE, NULL, KIT_STEP_GPU,                       \
-      sp_describe<T, I, SP_SELECT, ORD, MINB, K>, 0, COMPACT_MAX_N},                                       \
-     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB, K>}
+      sp_describe<T, I, SP_SELECT, ORD, MINB, K, W>, 0, COMPACT_MAX_N},                                    \
+     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB, K, W>}
+#define S6_ROWK(T, I, ORD, MINB, K, NOTE) S6_ROWW(T, I, ORD, MINB, K, 0, NOTE)
 #define S6_ROWX(T, I, ORD, MINB, NOTE) S6_ROWK(T, I, ORD, MINB, 1, NOTE)
 #define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 0, "")
 
@@ -79,4 +80,11 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWK(256, 24, SP_BLOCK_ORDER, 6, 4, " tile=blockIdx minblocks=6 window=128"),
     S6_ROWK(256, 16, SP_BLOCK_ORDER, 8, 4, " tile=blockIdx minblocks=8 window=128"),
     S6_ROWK(256, 32, SP_BLOCK_ORDER, 4, 4, " tile=blockIdx minblocks=4 window=128"),
+    /* the walk by a warp of its own (+32 threads, LBW = 1), started with the block instead of after
+     * the tile is loaded and counted: s8's shape at 5 and 6 blocks per SM (288 x 6 threads leave 37
+     * registers a thread), with a window of 64, and the 256 x 32 tile */
+    S6_ROWW(256, 24, SP_BLOCK_ORDER, 5, 1, 1, " tile=blockIdx minblocks=5 walker=own warp"),
+    S6_ROWW(256, 24, SP_BLOCK_ORDER, 6, 1, 1, " tile=blockIdx minblocks=6 walker=own warp"),
+    S6_ROWW(256, 24, SP_BLOCK_ORDER, 5, 2, 1, " tile=blockIdx minblocks=5 window=64 walker=own warp"),
+    S6_ROWW(256, 32, SP_BLOCK_ORDER, 4, 1, 1, " tile=blockIdx minblocks=4 walker=own warp"),
 };
