@@ -89,6 +89,13 @@ static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch
  * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram).  Measured the same way on
  * the H100 with 32 copies: 0.373 ms (2.9 TB/s), bank conflicts 72 M -> 0.7 M; 64-bit keys, 16 copies:
  * 0.711 ms (CUB's histogram kernel: 0.454 and 0.892). */
+/* digit places of a KT key at DBITS bits a digit: the most passes a sort takes */
+template <int KT, int DBITS>
+static constexpr __host__ __device__ int os_maxp()
+{
+    return (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+}
+
 static constexpr __host__ __device__ int os_hist_kpt(int kt)
 {
     return kt == RADIX_U64 ? OS_HIST_KPT4 / 2 : OS_HIST_KPT4;
@@ -103,7 +110,7 @@ static constexpr __host__ __device__ int os_hist_tbs(int hc)
 template <int KT, int DBITS, int HC>
 static constexpr __host__ __device__ size_t os_hist_smem()
 {
-    return (size_t)((8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS) * ((size_t)1 << DBITS) * HC * 4;
+    return (size_t)os_maxp<KT, DBITS>() * ((size_t)1 << DBITS) * HC * 4;
 }
 
 template <int KT, int DBITS, int HC, bool FULL>
@@ -112,7 +119,7 @@ static __device__ __forceinline__ void os_hist_chunk(const typename radix_key_t<
                                                      int passes, unsigned *s_h)
 {
     constexpr int RADIX = 1 << DBITS, TBS = os_hist_tbs(HC);
-    constexpr int MAXP = (int)(8 * sizeof(typename radix_key_t<KT>::type) + DBITS - 1) / DBITS;
+    constexpr int MAXP = os_maxp<KT, DBITS>();
     constexpr int HKPT = os_hist_kpt(KT);
     typename radix_key_t<KT>::type k[HKPT];
     unsigned *mine = s_h + threadIdx.x % HC; /* this thread's copy */
@@ -524,7 +531,7 @@ template <int KT, class C>
 struct os_plan {
     typedef os_shape<KT, C> S;
     static constexpr int RADIX = S::RADIX;
-    static constexpr int MAXP = (int)(8 * sizeof(typename S::key) + C::DBITS - 1) / C::DBITS;
+    static constexpr int MAXP = os_maxp<KT, C::DBITS>();
     static constexpr size_t PORTION = (size_t)(OS_PORTION_MAX / S::TILE) * S::TILE;
     size_t tiles, portions;
     unsigned *starts, *hist, *counters, *desc;
