@@ -104,7 +104,7 @@ if (have('phases')) {
 }
 
 # the tuning tables (when built): every variant's param on x, CUB's elements/s dotted
-do for [E in 'tpb single_pass'] {
+do for [E in 'tpb'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_select verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9
@@ -116,6 +116,33 @@ do for [E in 'tpb single_pass'] {
             set xtics rotate by 60 right font ',9'; set bmargin 12; set key inside right top; set offsets 0.5, 0.5, 0, 0
             plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(strcol(PARAM)) with linespoints title stepname.' variant', \
                  cub with lines dashtype 3 lc rgb 'red' title 'CUB'
+            set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom
+        }
+    }
+}
+
+# s6's single-pass table, one figure per output: a line per p over the table's rows (in table order;
+# a run that lacks the last rows ends early), CUB's rate at that p dotted in the same colour.  The
+# labels drop what every row shares.
+sp_sed = 's/ ([0-9]*\/4 x 16-byte loads)//; s/lookback=warp //; s/stage=smem //; s/tile=blockIdx/bidx/; s/minblocks=/minb=/; s/walker=own warp/own-walker/; s/,[^,]*$//'
+if (have('single_pass')) {
+    f = csv('single_pass')
+    sp_ps = system(sprintf("tools/csvq %s %s verified=ok step=s6_single_pass -- input | awk '!seen[$0]++' | tr '\n' ' '", f, gf))
+    do for [o in 'value index'] {
+        FIG = 'single_pass-'.o
+        # the labels: the p with the most rows; every p's rows are placed at their param's label
+        sp_most = system(sprintf("tools/csvq %s %s verified=ok step=s6_single_pass 'shape~output=%s' 'param~blocks/SM=' -- input | sort | uniq -c | sort -k1,1nr | awk 'NR == 1 { print $2 }'", f, gf, o))
+        spr(p) = sprintf("tools/csvq %s %s verified=ok step=s6_single_pass input=%s 'shape~output=%s' 'param~blocks/SM=' -- param items_s", f, gf, p, o)
+        spq(p) = sprintf("< { %s | sed 's/^/M,/'; %s | sed 's/^/P,/'; } | awk -F, '$1 == \"M\" { i[$2] = n++; next } ($2 in i) { print i[$2] \",\" $3 }'", spr(sp_most), spr(p))
+        spc(p) = (v = val(f, sprintf("step=cub_select verified=ok input=%s 'shape~output=%s'", p, o), 'items_s'), v eq '' ? NaN : real(v) / 1e9)
+        do for [t in 'png svg'] {
+            if (t eq 'png') { @png } else { @svg }
+            set title sprintf("Chapter 07, s6_single_pass variants, %s output, n = %s on %s\ndotted: CUB at the same p; bidx: the tile from blockIdx; minb: blocks per SM of the launch bounds\nevery row: lookback=warp stage=smem, items/4 16-byte loads", o eq 'value' ? 'value' : 'index', val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f))
+            set xlabel ''; set ylabel 'G elements per second'; set yrange [0:*]
+            set xtics rotate by 90 right font ',8'; set bmargin 23; set key outside right top; set offsets 0.5, 0.5, 0, 0
+            plot '< '.spr(sp_most) using 0:(NaN):xtic(system(sprintf("echo '%s' | sed '%s'", strcol(1), sp_sed))) notitle, \
+                 for [i = 1:words(sp_ps)] spq(word(sp_ps, i)) using 1:($2 / 1e9) with linespoints lc i title word(sp_ps, i), \
+                 for [i = 1:words(sp_ps)] spc(word(sp_ps, i)) with lines dashtype 3 lc i notitle
             set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom
         }
     }
