@@ -19,7 +19,7 @@
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -33,6 +33,10 @@ struct os_cfg {
     static constexpr bool SKIP = SKIP_;
     /* the keys' and values' memory path (radix_rank.cuh, RK_LD_* | RK_ST_*) */
     static constexpr int MEM = MEM_;
+    /* 1: a pass block asks L2 for the keys (and values) of the tile one residency ahead, the tile whose
+     * block starts about when this one ends, so that DRAM keeps streaming while the resident blocks
+     * rank, wait on the look-back and scatter (os_prefetch_distance) */
+    static constexpr int PF = PF_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -379,7 +383,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                    typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
                    uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits,
                    unsigned epoch, unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
-                   unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop)
+                   unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop, unsigned pf)
 {
     typedef os_shape<KT, C> S;
     typedef typename S::key K;
@@ -445,6 +449,17 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
         rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
         if constexpr (EARLY && PAIRS) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+        if constexpr (C::PF == 1) { /* the tile pf ahead, one prefetch per 128-byte line (within the arrays) */
+            if (pf && tile + pf < ntiles) {
+                const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
+                for (unsigned i = tid * (128u / sizeof(K)); i < p_n; i += TBS * (128u / sizeof(K)))
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(kin + base + p0 + i));
+                if constexpr (PAIRS) {
+                    for (unsigned i = tid * 32u; i < p_n; i += TBS * 32u)
+                        asm volatile("prefetch.global.L2 [%0];" ::"l"(vin + base + p0 + i));
+                }
+            }
+        }
     }
     for (;;) {
         const unsigned t0 = tile * TILE; /* t0 < len < 2^29 */
@@ -608,6 +623,19 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     radix_plan rp;
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
+    unsigned pf = 0; /* PF: how many tiles ahead a block prefetches */
+    if constexpr (C::PF == 1) {
+        /* the blocks resident at once (the tile that starts when a block ends is about that far
+         * ahead), at most as many tiles as half the L2 holds: decided from the device at run time */
+        const kit_device *d;
+        int per_sm = 0;
+        KIT_TRY(kit_device_get(&d));
+        KIT_TRY(kit_occupancy(&per_sm, (const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem));
+        const size_t tile_bytes = (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u));
+        size_t dist = (size_t)per_sm * (size_t)sms;
+        if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
+        pf = (unsigned)dist;
+    }
     unsigned resident = 0; /* PERSIST: the grid that fits at once (any grid of one block or more is correct) */
     if constexpr (C::PERSIST) KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem, &resident));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
@@ -631,7 +659,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
                 (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
                 rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
                 pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL,
-                C::SKIP ? (const os_hop *)pl.route + p : NULL); /* hop[] opens the route */
+                C::SKIP ? (const os_hop *)pl.route + p : NULL, pf); /* hop[] opens the route */
             KIT_TRY(cudaGetLastError());
         }
     }

@@ -109,18 +109,19 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 /* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
  * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
-#define OS_ROWPMH(KP, W, MEM, HC, XN)                                                                 \
+#define OS_ROWPMF(KP, W, MEM, HC, PF, XN)                                                             \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
                      " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>>, 0, 0},      \
-     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                \
-                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                \
-                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC>>,               \
-     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                    \
-            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC>,                    \
-            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC>>,                   \
+      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>>, 0, 0},  \
+     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
+                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF>>,           \
+     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
+            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF>>,               \
      RADIX_TYPES_ALL, 8}
+#define OS_ROWPMH(KP, W, MEM, HC, XN) OS_ROWPMF(KP, W, MEM, HC, 0, XN)
 #define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
 #define OS_B RK_MATCH_BALLOT
 
@@ -158,4 +159,6 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     /* the histogram with one table a block (CUB's, and the ladder step's until issue 30): every row
      * above counts with a copy per lane */
     OS_ROWPMH(23, 1, OS_MEM, 1, " stores=generic hist=1 copy"),
+    /* an L2 prefetch of the tile one residency ahead (its distance from the device at run time) */
+    OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 1, " stores=generic prefetch=L2"),
 };

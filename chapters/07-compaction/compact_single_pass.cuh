@@ -94,6 +94,7 @@ struct sp_args {
     unsigned head;            /* virtual index of element 0 (0..3) */
     unsigned tiles;
     unsigned lim, any;        /* IF: selected iff x <= lim and any */
+    unsigned pf;              /* PF = 1: the tile this many ahead is prefetched into L2 (0: none) */
 };
 
 /* Place of output word i of the tile in shared memory: one pad word every 32.  At p = 1 a row's
@@ -239,6 +240,26 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
     }
 }
 
+/* PF = 1: the threads of the data warps ask L2 for tile t's bytes (one prefetch per 128-byte line, every
+ * address inside the caller's arrays), so that the block that will own tile t, about one block
+ * lifetime later, finds them there; DRAM keeps streaming while this block waits on its look-back. */
+template <int TBS, int IPT, int MODE, int OP>
+static __device__ __forceinline__ void sp_prefetch(const sp_args &a, unsigned t)
+{
+    typedef sp_shape<TBS, IPT> S;
+    typedef sp_reads<MODE, OP> R;
+    const size_t lo = a.head, hi = (size_t)a.head + a.n;
+    const size_t v0 = (size_t)t * S::TILE > lo ? (size_t)t * S::TILE : lo;
+    const size_t v1 = (size_t)(t + 1) * S::TILE < hi ? (size_t)(t + 1) * S::TILE : hi;
+    for (size_t v = v0 + threadIdx.x * 32u; v < v1; v += (size_t)TBS * 32u) { /* 32 words: 128 bytes */
+        if constexpr (R::load_in) asm volatile("prefetch.global.L2 [%0];" ::"l"(a.in + (v - a.head)));
+    }
+    if constexpr (R::flagged) {
+        for (size_t v = v0 + threadIdx.x * 128u; v < v1; v += (size_t)TBS * 128u) /* 128 flags: 128 bytes */
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.flags + (v - a.head)));
+    }
+}
+
 /* Named barriers (PTX bar.sync / bar.arrive with a thread count): barrier 0 is __syncthreads' */
 template <int ID, int N>
 static __device__ __forceinline__ void sp_bar_sync()
@@ -263,8 +284,9 @@ static __device__ __forceinline__ void sp_bar_arrive()
  * barrier 2 without waiting; the look-back warp, its walk done, waits there for the counts, publishes
  * the inclusive prefix and the offset; barrier 3 (__syncthreads) is everyone's.  (Warp 0 could not
  * start its walk early and stay a data warp: the aggregate would wait behind its walk, and each
- * tile's walk behind its predecessor's: a serial chain.) */
-template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK, int LBW>
+ * tile's walk behind its predecessor's: a serial chain.)  PF (a tuning-table knob): 1 = once its own loads
+ * are issued, a block prefetches into L2 the tile a residency ahead (sp_prefetch, sp_prefetch_distance). */
+template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK, int LBW, int PF>
 static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32 * LBW, MINB))
     sp_kernel(const sp_args a)
 {
@@ -310,6 +332,9 @@ static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32
         }
         if (full) sp_load<TBS, IPT, MODE, OP, FV, true>(a, wv, lane, x, fbits, vbits);
         else sp_load<TBS, IPT, MODE, OP, FV, false>(a, wv, lane, x, fbits, vbits);
+        if constexpr (PF == 1) { /* after this tile's loads are issued, before they are used */
+            if (a.pf && tile + a.pf < a.tiles) sp_prefetch<TBS, IPT, MODE, OP>(a, tile + a.pf);
+        }
 
         unsigned m = 0; /* bit 4k + j: element j of row k is selected (kept) */
         if constexpr (OP == SP_UNIQUE) {
@@ -408,6 +433,7 @@ static cudaError_t sp_prepare(const uint32_t *in, const uint8_t *flags, uint64_t
     a.head = R::flags_primary ? (unsigned)((uintptr_t)flags & 3u) : (unsigned)(((uintptr_t)in >> 2) & 3u);
     cm_if_limit(threshold, &a.lim, &a.any);
     a.tiles = kit_blocks_for(n + a.head, S::TILE);
+    a.pf = 0;
     if (!a.tiles) return cudaErrorInvalidValue;
     fv = ((uintptr_t)flags & 3u) == a.head;
     return cudaMemsetAsync(scratch, 0, ((size_t)a.tiles + 1) * sizeof(unsigned long long), s);
@@ -427,22 +453,45 @@ static void sp_on_fv(bool fv, F f)
     }
 }
 
-template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK, int LBW>
+/* PF = 1: how many tiles ahead a block prefetches, decided from the device at run time: the blocks
+ * resident at once (the tile that starts when this block ends is about that far ahead), at most as
+ * many tiles as half the L2 holds (the prefetched bytes must still be there when their block loads) */
+template <int TBS, int IPT, int MODE, int OP>
+static cudaError_t sp_prefetch_distance(const void *kernel, int threads, unsigned *pf)
+{
+    typedef sp_shape<TBS, IPT> S;
+    const kit_device *d;
+    int per_sm = 0;
+    KIT_TRY(kit_device_get(&d));
+    KIT_TRY(kit_occupancy(&per_sm, kernel, threads, 0));
+    const size_t tile_bytes = (size_t)S::TILE * (sp_reads<MODE, OP>::load_in ? 4u : 0u) +
+                              (size_t)S::TILE * (sp_reads<MODE, OP>::flagged ? 1u : 0u);
+    size_t dist = (size_t)per_sm * (size_t)d->sms;
+    if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
+    *pf = (unsigned)dist;
+    return cudaSuccess;
+}
+
+template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK, int LBW, int PF>
 static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                              uint32_t *count, size_t n, void *scratch, cudaStream_t s)
 {
     sp_args a;
     bool fv;
     KIT_TRY((sp_prepare<TBS, IPT, MODE, OP>(in, flags, threshold, out, count, n, scratch, s, a, fv)));
+    cudaError_t e = cudaSuccess;
     sp_on_fv<MODE, OP>(fv, [&](auto c) {
-        sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK, LBW><<<a.tiles, TBS + 32 * LBW, 0, s>>>(a);
+        auto kernel = sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK, LBW, PF>;
+        if constexpr (PF == 1) e = sp_prefetch_distance<TBS, IPT, MODE, OP>((const void *)kernel, TBS + 32 * LBW, &a.pf);
+        if (e == cudaSuccess) kernel<<<a.tiles, TBS + 32 * LBW, 0, s>>>(a);
     });
+    KIT_TRY(e);
     return cudaGetLastError();
 }
 
 /* a run of operation OP: the preamble, then the mode's instantiation (unique: the output
  * bit only; its threshold, flags and predicate bit are ignored: compact_check_unique) */
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0, int PF = 0>
 static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t threshold, uint32_t *out,
                           uint32_t *count, size_t n, int mode, void *scratch, cudaStream_t s)
 {
@@ -456,15 +505,15 @@ static cudaError_t sp_run(const uint32_t *in, const uint8_t *flags, uint64_t thr
     }
     if (!work) return cudaSuccess;
     return compact_dispatch(mode, [&](auto m) {
-        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK, LBW>(in, flags, threshold, out, count, n,
+        return sp_launch<TBS, IPT, decltype(m)::value, OP, ORDER, MINB, LBK, LBW, PF>(in, flags, threshold, out, count, n,
                                                                                  scratch, s);
     });
 }
 
-template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0>
+template <int TBS, int IPT, int OP, int ORDER = SP_TICKET, int MINB = 0, int LBK = 1, int LBW = 0, int PF = 0>
 static cudaError_t sp_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB, LBK, LBW>;
+    d->func = (const void *)sp_kernel<TBS, IPT, COMPACT_IF | COMPACT_VALUE, OP, false, ORDER, MINB, LBK, LBW, PF>;
     d->block_threads = TBS + 32 * LBW;
     d->dyn_smem = 0;
     return cudaSuccess;

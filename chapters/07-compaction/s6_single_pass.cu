@@ -44,11 +44,12 @@ extern "C" cudaError_t compact_s6_describe(kit_kernel_desc *d)
  * from blockIdx.x instead of the ticket (as CUB does: no atomic round trip and no barrier before
  * the loads, but it relies on blocks starting in index order).  The first row is the ladder step. */
 #define S6_FILE "chapters/07-compaction/s6_single_pass.cu"
-#define S6_ROWW(T, I, ORD, MINB, K, W, NOTE)                                                                \
+#define S6_ROWF(T, I, ORD, MINB, K, W, PF, NOTE)                                                            \
     {{"s6_single_pass", "tbs=" #T " items=" #I " (" #I "/4 x 16-byte loads) lookback=warp stage=smem" NOTE, \
       "one kernel, decoupled look-back of tile counts", S6_FILE, NULL, KIT_STEP_GPU,                       \
-      sp_describe<T, I, SP_SELECT, ORD, MINB, K, W>, 0, COMPACT_MAX_N},                                    \
-     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB, K, W>}
+      sp_describe<T, I, SP_SELECT, ORD, MINB, K, W, PF>, 0, COMPACT_MAX_N},                                \
+     sp_scratch<T, I>, sp_run<T, I, SP_SELECT, ORD, MINB, K, W, PF>}
+#define S6_ROWW(T, I, ORD, MINB, K, W, NOTE) S6_ROWF(T, I, ORD, MINB, K, W, 0, NOTE)
 #define S6_ROWK(T, I, ORD, MINB, K, NOTE) S6_ROWW(T, I, ORD, MINB, K, 0, NOTE)
 #define S6_ROWX(T, I, ORD, MINB, NOTE) S6_ROWK(T, I, ORD, MINB, 1, NOTE)
 #define S6_ROW(T, I) S6_ROWX(T, I, SP_TICKET, 0, "")
@@ -87,4 +88,9 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWW(256, 24, SP_BLOCK_ORDER, 6, 1, 1, " tile=blockIdx minblocks=6 walker=own warp"),
     S6_ROWW(256, 24, SP_BLOCK_ORDER, 5, 2, 1, " tile=blockIdx minblocks=5 window=64 walker=own warp"),
     S6_ROWW(256, 32, SP_BLOCK_ORDER, 4, 1, 1, " tile=blockIdx minblocks=4 walker=own warp"),
+    /* an L2 prefetch of the tile one residency ahead (PF = 1; the distance from the device at run
+     * time): DRAM keeps streaming while the resident blocks wait on their look-back */
+    S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 1, " tile=blockIdx minblocks=6 prefetch=L2"),
+    S6_ROWF(256, 24, SP_BLOCK_ORDER, 5, 1, 1, 1, " tile=blockIdx minblocks=5 walker=own warp prefetch=L2"),
+    S6_ROWF(256, 32, SP_BLOCK_ORDER, 4, 1, 0, 1, " tile=blockIdx minblocks=4 prefetch=L2"),
 };
