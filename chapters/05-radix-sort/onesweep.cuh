@@ -33,8 +33,8 @@ struct os_cfg {
     static constexpr bool SKIP = SKIP_;
     /* the keys' and values' memory path (radix_rank.cuh, RK_LD_* | RK_ST_*) */
     static constexpr int MEM = MEM_;
-    /* 1: a pass block asks L2 for the keys (and values) of the tile one residency ahead, the tile whose
-     * block starts about when this one ends, so that DRAM keeps streaming while the resident blocks
+    /* >= 1: a pass block asks L2 for the keys (and values) of the tile a residency / PF ahead (1: the
+     * tile whose block starts about when this one ends), so that DRAM keeps streaming while the resident blocks
      * rank, wait on the look-back and scatter (os_prefetch_distance) */
     static constexpr int PF = PF_;
 };
@@ -449,7 +449,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
         rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
         if constexpr (EARLY && PAIRS) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
-        if constexpr (C::PF == 1) { /* the tile pf ahead, one prefetch per 128-byte line (within the arrays) */
+        if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (within the arrays) */
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
                 for (unsigned i = tid * (128u / sizeof(K)); i < p_n; i += TBS * (128u / sizeof(K)))
@@ -624,15 +624,15 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
     unsigned pf = 0; /* PF: how many tiles ahead a block prefetches */
-    if constexpr (C::PF == 1) {
+    if constexpr (C::PF >= 1) {
         /* the blocks resident at once (the tile that starts when a block ends is about that far
-         * ahead), at most as many tiles as half the L2 holds: decided from the device at run time */
+         * ahead) / PF, at most as many tiles as half the L2 holds: decided from the device at run time */
         const kit_device *d;
         int per_sm = 0;
         KIT_TRY(kit_device_get(&d));
         KIT_TRY(kit_occupancy(&per_sm, (const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem));
         const size_t tile_bytes = (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u));
-        size_t dist = (size_t)per_sm * (size_t)sms;
+        size_t dist = (size_t)per_sm * (size_t)sms / C::PF;
         if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
         pf = (unsigned)dist;
     }

@@ -94,7 +94,7 @@ struct sp_args {
     unsigned head;            /* virtual index of element 0 (0..3) */
     unsigned tiles;
     unsigned lim, any;        /* IF: selected iff x <= lim and any */
-    unsigned pf;              /* PF = 1: the tile this many ahead is prefetched into L2 (0: none) */
+    unsigned pf;              /* PF >= 1: the tile this many ahead is prefetched into L2 (0: none) */
 };
 
 /* Place of output word i of the tile in shared memory: one pad word every 32.  At p = 1 a row's
@@ -240,7 +240,7 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
     }
 }
 
-/* PF = 1: the threads of the data warps ask L2 for tile t's bytes (one prefetch per 128-byte line, every
+/* PF >= 1: the threads of the data warps ask L2 for tile t's bytes (one prefetch per 128-byte line, every
  * address inside the caller's arrays), so that the block that will own tile t, about one block
  * lifetime later, finds them there; DRAM keeps streaming while this block waits on its look-back. */
 template <int TBS, int IPT, int MODE, int OP>
@@ -284,8 +284,9 @@ static __device__ __forceinline__ void sp_bar_arrive()
  * barrier 2 without waiting; the look-back warp, its walk done, waits there for the counts, publishes
  * the inclusive prefix and the offset; barrier 3 (__syncthreads) is everyone's.  (Warp 0 could not
  * start its walk early and stay a data warp: the aggregate would wait behind its walk, and each
- * tile's walk behind its predecessor's: a serial chain.)  PF (a tuning-table knob): 1 = once its own loads
- * are issued, a block prefetches into L2 the tile a residency ahead (sp_prefetch, sp_prefetch_distance). */
+ * tile's walk behind its predecessor's: a serial chain.)  PF (a tuning-table knob): >= 1 = once its own
+ * loads are issued, a block prefetches into L2 the tile a residency / PF ahead (sp_prefetch,
+ * sp_prefetch_distance). */
 template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK, int LBW, int PF>
 static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32 * LBW, MINB))
     sp_kernel(const sp_args a)
@@ -332,7 +333,7 @@ static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32
         }
         if (full) sp_load<TBS, IPT, MODE, OP, FV, true>(a, wv, lane, x, fbits, vbits);
         else sp_load<TBS, IPT, MODE, OP, FV, false>(a, wv, lane, x, fbits, vbits);
-        if constexpr (PF == 1) { /* after this tile's loads are issued, before they are used */
+        if constexpr (PF >= 1) { /* after this tile's loads are issued, before they are used */
             if (a.pf && tile + a.pf < a.tiles) sp_prefetch<TBS, IPT, MODE, OP>(a, tile + a.pf);
         }
 
@@ -453,10 +454,11 @@ static void sp_on_fv(bool fv, F f)
     }
 }
 
-/* PF = 1: how many tiles ahead a block prefetches, decided from the device at run time: the blocks
- * resident at once (the tile that starts when this block ends is about that far ahead), at most as
- * many tiles as half the L2 holds (the prefetched bytes must still be there when their block loads) */
-template <int TBS, int IPT, int MODE, int OP>
+/* PF >= 1: how many tiles ahead a block prefetches, decided from the device at run time: the blocks
+ * resident at once (the tile that starts when this block ends is about that far ahead) / PF, at most
+ * as many tiles as half the L2 holds (the prefetched bytes must still be there when their block
+ * loads) */
+template <int TBS, int IPT, int MODE, int OP, int PF>
 static cudaError_t sp_prefetch_distance(const void *kernel, int threads, unsigned *pf)
 {
     typedef sp_shape<TBS, IPT> S;
@@ -466,7 +468,7 @@ static cudaError_t sp_prefetch_distance(const void *kernel, int threads, unsigne
     KIT_TRY(kit_occupancy(&per_sm, kernel, threads, 0));
     const size_t tile_bytes = (size_t)S::TILE * (sp_reads<MODE, OP>::load_in ? 4u : 0u) +
                               (size_t)S::TILE * (sp_reads<MODE, OP>::flagged ? 1u : 0u);
-    size_t dist = (size_t)per_sm * (size_t)d->sms;
+    size_t dist = (size_t)per_sm * (size_t)d->sms / PF;
     if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
     *pf = (unsigned)dist;
     return cudaSuccess;
@@ -482,7 +484,7 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     cudaError_t e = cudaSuccess;
     sp_on_fv<MODE, OP>(fv, [&](auto c) {
         auto kernel = sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK, LBW, PF>;
-        if constexpr (PF == 1) e = sp_prefetch_distance<TBS, IPT, MODE, OP>((const void *)kernel, TBS + 32 * LBW, &a.pf);
+        if constexpr (PF >= 1) e = sp_prefetch_distance<TBS, IPT, MODE, OP, PF>((const void *)kernel, TBS + 32 * LBW, &a.pf);
         if (e == cudaSuccess) kernel<<<a.tiles, TBS + 32 * LBW, 0, s>>>(a);
     });
     KIT_TRY(e);

@@ -88,9 +88,11 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWW(256, 24, SP_BLOCK_ORDER, 6, 1, 1, " tile=blockIdx minblocks=6 walker=own warp"),
     S6_ROWW(256, 24, SP_BLOCK_ORDER, 5, 2, 1, " tile=blockIdx minblocks=5 window=64 walker=own warp"),
     S6_ROWW(256, 32, SP_BLOCK_ORDER, 4, 1, 1, " tile=blockIdx minblocks=4 walker=own warp"),
-    /* an L2 prefetch of the tile one residency ahead (PF = 1; the distance from the device at run
-     * time): DRAM keeps streaming while the resident blocks wait on their look-back */
-    S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 1, " tile=blockIdx minblocks=6 prefetch=L2"),
-    S6_ROWF(256, 24, SP_BLOCK_ORDER, 5, 1, 1, 1, " tile=blockIdx minblocks=5 walker=own warp prefetch=L2"),
-    S6_ROWF(256, 32, SP_BLOCK_ORDER, 4, 1, 0, 1, " tile=blockIdx minblocks=4 prefetch=L2"),
+    /* an L2 prefetch of the tile a residency ahead (PF = 1) or half of one (PF = 2; the resident blocks
+     * from the device at run time): DRAM keeps streaming while the resident blocks wait on their
+     * look-back */
+    S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 1, " tile=blockIdx minblocks=6 prefetch=L2 ahead=resident"),
+    S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 2, " tile=blockIdx minblocks=6 prefetch=L2 ahead=resident/2"),
+    S6_ROWF(256, 24, SP_BLOCK_ORDER, 5, 1, 1, 1, " tile=blockIdx minblocks=5 walker=own warp prefetch=L2 ahead=resident"),
+    S6_ROWF(256, 32, SP_BLOCK_ORDER, 4, 1, 0, 1, " tile=blockIdx minblocks=4 prefetch=L2 ahead=resident"),
 };
