@@ -58,17 +58,30 @@ static __device__ __forceinline__ unsigned long long lb_pack(unsigned status, un
 static __device__ __forceinline__ unsigned lb_status(unsigned long long d) { return (unsigned)(d >> 32); }
 static __device__ __forceinline__ unsigned lb_value(unsigned long long d) { return (unsigned)d; }
 
-/* The walk alone, by a whole warp: the sum of the tiles before `tile` (tile >= 1), read from their
- * descriptors 32 x K at a time back to the nearest one that knows its inclusive prefix, to every
- * lane.  It publishes nothing, so it may start before the tile's own sum is known (chapter 07's
- * look-back warp of its own); lookback_warp_u32 wraps it with the two stores. */
-template <int K = 1>
-static __device__ __forceinline__ unsigned lookback_warp_walk(const unsigned long long *desc, unsigned tile)
+/* Called by warp 0 of the block that owns `tile`, whose sum is agg: publishes the
+ * aggregate, walks back over the descriptors 32 x K at a time (a ballot finds the nearest
+ * tile that knows its inclusive prefix, a warp reduction adds the values from there on),
+ * then publishes the tile's inclusive prefix.  Returns the tile's exclusive prefix (sums
+ * wrap modulo 2^32) to every lane.
+ * K: descriptors per lane and window (lane l reads the K consecutive tiles from l x K of the
+ * window, lane 31 ends on tile - 1).  Each window costs one L2 round trip whatever K is, and
+ * a tile publishes its prefix only after walking back to the nearest published prefix, so
+ * the prefixes can advance at most 32 x K tiles per round trip: K > 1 (chapter 07's select
+ * table rows) widens that limit for small tiles and fast inputs.
+ * PUB = false: the walk alone (lookback_warp_walk): nothing is published and agg is not used. */
+template <int K = 1, bool PUB = true>
+static __device__ __forceinline__ unsigned lookback_warp_u32(unsigned long long *desc, unsigned tile,
+                                                             unsigned agg)
 {
     static_assert(K >= 1 && K <= 8, "descriptors per lane");
     const unsigned lane = threadIdx.x & 31u;
     unsigned excl = 0;
     long long end = (long long)tile - 1; /* the window is end - 32K + 1 .. end */
+    if (tile == 0) {
+        if (PUB && lane == 0) lb_store(desc, lb_pack(LB_PREFIX, agg));
+        return 0;
+    }
+    if (PUB && lane == 0) lb_store(desc + tile, lb_pack(LB_AGGREGATE, agg));
     for (;;) {
         const long long first_idx = end - 32 * K + 1 + (long long)lane * K; /* this lane's K tiles */
         unsigned long long d[K];
@@ -93,34 +106,20 @@ static __device__ __forceinline__ unsigned lookback_warp_walk(const unsigned lon
         for (int j = 0; j < K; j++)
             if (!prefixes || lane > first || (lane == first && j >= jp)) part += lb_value(d[j]);
         excl += warp_reduce_redux(part);
-        if (prefixes) return excl;
+        if (prefixes) break;
         end -= 32 * K;
     }
+    if (PUB && lane == 0) lb_store(desc + tile, lb_pack(LB_PREFIX, excl + agg));
+    return excl;
 }
 
-/* Called by warp 0 of the block that owns `tile`, whose sum is agg: publishes the
- * aggregate, walks back over the descriptors 32 x K at a time (a ballot finds the nearest
- * tile that knows its inclusive prefix, a warp reduction adds the values from there on),
- * then publishes the tile's inclusive prefix.  Returns the tile's exclusive prefix (sums
- * wrap modulo 2^32) to every lane.
- * K: descriptors per lane and window (lane l reads the K consecutive tiles from l x K of the
- * window, lane 31 ends on tile - 1).  Each window costs one L2 round trip whatever K is, and
- * a tile publishes its prefix only after walking back to the nearest published prefix, so
- * the prefixes can advance at most 32 x K tiles per round trip: K > 1 (chapter 07's select
- * table rows) widens that limit for small tiles and fast inputs. */
+/* The walk alone, by a whole warp: the sum of the tiles before `tile` (0 for tile 0), to every lane.
+ * It publishes nothing, so it may start before the tile's own sum is known (chapter 07's look-back
+ * warp of its own, which publishes the prefix itself). */
 template <int K = 1>
-static __device__ __forceinline__ unsigned lookback_warp_u32(unsigned long long *desc, unsigned tile,
-                                                             unsigned agg)
+static __device__ __forceinline__ unsigned lookback_warp_walk(unsigned long long *desc, unsigned tile)
 {
-    const unsigned lane = threadIdx.x & 31u;
-    if (tile == 0) {
-        if (lane == 0) lb_store(desc, lb_pack(LB_PREFIX, agg));
-        return 0;
-    }
-    if (lane == 0) lb_store(desc + tile, lb_pack(LB_AGGREGATE, agg));
-    const unsigned excl = lookback_warp_walk<K>(desc, tile);
-    if (lane == 0) lb_store(desc + tile, lb_pack(LB_PREFIX, excl + agg));
-    return excl;
+    return lookback_warp_u32<K, false>(desc, tile, 0u);
 }
 
 #endif
