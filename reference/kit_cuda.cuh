@@ -65,6 +65,25 @@ static inline cudaError_t kit_resident_grid(const void *kernel, int threads, siz
     return cudaSuccess;
 }
 
+/* How many tiles ahead a block of a single-pass kernel (one tile a block, tiles taken in the order
+ * blocks start) prefetches the bytes of a later tile into L2: the resident grid / div (div = 1: the
+ * tile whose block starts about when this one ends), at most as many tiles of tile_bytes as half the
+ * L2 holds, so that they are still there when their block loads them.  From the device (or the
+ * KIT_DEVICE profile) at run time; remembered like kit_resident_grid. */
+static inline cudaError_t kit_prefetch_tiles(const void *kernel, int threads, size_t smem, size_t tile_bytes,
+                                             int div, unsigned *tiles)
+{
+    const kit_device *d;
+    unsigned grid = 0;
+    if (div < 1 || tile_bytes == 0) return cudaErrorInvalidValue;
+    KIT_TRY(kit_device_get(&d));
+    KIT_TRY(kit_resident_grid(kernel, threads, smem, &grid));
+    size_t t = grid / (unsigned)div;
+    if (t > d->l2_bytes / 2 / tile_bytes) t = d->l2_bytes / 2 / tile_bytes;
+    *tiles = (unsigned)t;
+    return cudaSuccess;
+}
+
 /* CUB's two-phase calls: the call without storage only computes the bytes, but
  * it repeats the dispatch's host work (device attributes, occupancy).  A
  * yardstick remembers the last answer, keyed on everything the answer may

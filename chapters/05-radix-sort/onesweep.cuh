@@ -171,9 +171,7 @@ __global__ void __launch_bounds__(os_hist_tbs(HC), HC > 1 ? 1 : OS_HIST_BPS)
     } else { /* a warp per counter: lane c reads copy c (a bank each), the warp adds them */
         const unsigned lane = threadIdx.x & 31u;
         for (int j = (int)(threadIdx.x >> 5); j < passes * RADIX; j += TBS / 32) {
-            unsigned v = lane < (unsigned)HC ? s_h[j * HC + lane] : 0u;
-#pragma unroll
-            for (int d = 16; d >= 1; d >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, d);
+            const unsigned v = warp_reduce_redux(lane < (unsigned)HC ? s_h[j * HC + lane] : 0u);
             if (lane == 0 && v) atomicAdd(hist + j, v);
         }
     }
@@ -624,18 +622,9 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
     unsigned pf = 0; /* PF: how many tiles ahead a block prefetches */
-    if constexpr (C::PF >= 1) {
-        /* the blocks resident at once (the tile that starts when a block ends is about that far
-         * ahead) / PF, at most as many tiles as half the L2 holds: decided from the device at run time */
-        const kit_device *d;
-        int per_sm = 0;
-        KIT_TRY(kit_device_get(&d));
-        KIT_TRY(kit_occupancy(&per_sm, (const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem));
-        const size_t tile_bytes = (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u));
-        size_t dist = (size_t)per_sm * (size_t)sms / C::PF;
-        if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
-        pf = (unsigned)dist;
-    }
+    if constexpr (C::PF >= 1) /* a residency / PF ahead (kit_prefetch_tiles) */
+        KIT_TRY(kit_prefetch_tiles((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem,
+                                   (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u)), C::PF, &pf));
     unsigned resident = 0; /* PERSIST: the grid that fits at once (any grid of one block or more is correct) */
     if constexpr (C::PERSIST) KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem, &resident));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);

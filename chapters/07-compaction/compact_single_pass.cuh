@@ -286,7 +286,7 @@ static __device__ __forceinline__ void sp_bar_arrive()
  * start its walk early and stay a data warp: the aggregate would wait behind its walk, and each
  * tile's walk behind its predecessor's: a serial chain.)  PF (a tuning-table knob): >= 1 = once its own
  * loads are issued, a block prefetches into L2 the tile a residency / PF ahead (sp_prefetch,
- * sp_prefetch_distance). */
+ * kit_prefetch_tiles). */
 template <int TBS, int IPT, int MODE, int OP, bool FV, int ORDER, int MINB, int LBK, int LBW, int PF>
 static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32 * LBW, MINB))
     sp_kernel(const sp_args a)
@@ -454,24 +454,12 @@ static void sp_on_fv(bool fv, F f)
     }
 }
 
-/* PF >= 1: how many tiles ahead a block prefetches, decided from the device at run time: the blocks
- * resident at once (the tile that starts when this block ends is about that far ahead) / PF, at most
- * as many tiles as half the L2 holds (the prefetched bytes must still be there when their block
- * loads) */
-template <int TBS, int IPT, int MODE, int OP, int PF>
-static cudaError_t sp_prefetch_distance(const void *kernel, int threads, unsigned *pf)
+/* the bytes of a tile that sp_prefetch asks L2 for */
+template <int TBS, int IPT, int MODE, int OP>
+static constexpr size_t sp_tile_bytes()
 {
-    typedef sp_shape<TBS, IPT> S;
-    const kit_device *d;
-    int per_sm = 0;
-    KIT_TRY(kit_device_get(&d));
-    KIT_TRY(kit_occupancy(&per_sm, kernel, threads, 0));
-    const size_t tile_bytes = (size_t)S::TILE * (sp_reads<MODE, OP>::load_in ? 4u : 0u) +
-                              (size_t)S::TILE * (sp_reads<MODE, OP>::flagged ? 1u : 0u);
-    size_t dist = (size_t)per_sm * (size_t)d->sms / PF;
-    if (dist > d->l2_bytes / 2 / tile_bytes) dist = d->l2_bytes / 2 / tile_bytes;
-    *pf = (unsigned)dist;
-    return cudaSuccess;
+    typedef sp_reads<MODE, OP> R;
+    return (size_t)sp_shape<TBS, IPT>::TILE * ((R::load_in ? 4u : 0u) + (R::flagged ? 1u : 0u));
 }
 
 template <int TBS, int IPT, int MODE, int OP, int ORDER, int MINB, int LBK, int LBW, int PF>
@@ -484,7 +472,9 @@ static cudaError_t sp_launch(const uint32_t *in, const uint8_t *flags, uint64_t 
     cudaError_t e = cudaSuccess;
     sp_on_fv<MODE, OP>(fv, [&](auto c) {
         auto kernel = sp_kernel<TBS, IPT, MODE, OP, decltype(c)::value, ORDER, MINB, LBK, LBW, PF>;
-        if constexpr (PF >= 1) e = sp_prefetch_distance<TBS, IPT, MODE, OP, PF>((const void *)kernel, TBS + 32 * LBW, &a.pf);
+        if constexpr (PF >= 1) /* a residency / PF ahead (kit_prefetch_tiles) */
+            e = kit_prefetch_tiles((const void *)kernel, TBS + 32 * LBW, 0, sp_tile_bytes<TBS, IPT, MODE, OP>(), PF,
+                                   &a.pf);
         if (e == cudaSuccess) kernel<<<a.tiles, TBS + 32 * LBW, 0, s>>>(a);
     });
     KIT_TRY(e);
