@@ -128,6 +128,7 @@ COMPACT_STEP_DECL(s5_count_scan);    /* tile counts, shared u32 scan, scatter (o
 COMPACT_STEP_DECL(s6_single_pass);   /* one kernel, decoupled look-back of tile counts */
 COMPACT_STEP_DECL(s7_persistent);    /* s6 with persistent blocks: next tile loaded during the look-back */
 COMPACT_STEP_DECL(s8_block_order);   /* s6 with the tile from blockIdx, 256 x 24, 6 blocks per SM */
+COMPACT_STEP_DECL(s9_prefetch);      /* s8 + L2 prefetch of the tile half a residency ahead */
 COMPACT_STEP_DECL(yard_cub_select);  /* cub::DeviceSelect::If / Flagged */
 COMPACT_STEP_DECL(yard_thrust_copy_if); /* thrust::copy_if as a user calls it */
 /* partition and unique on the single-pass machinery, and their yardsticks */
@@ -145,17 +146,18 @@ cudaError_t compact_s5_describe(kit_kernel_desc *d);
 cudaError_t compact_s6_describe(kit_kernel_desc *d);
 cudaError_t compact_s7_describe(kit_kernel_desc *d);
 cudaError_t compact_s8_describe(kit_kernel_desc *d);
+cudaError_t compact_s9_describe(kit_kernel_desc *d);
 cudaError_t compact_partition_describe(kit_kernel_desc *d);
 cudaError_t compact_unique_describe(kit_kernel_desc *d);
 /* compile-time knobs of the ladder steps, "tbs=128 items=16 ..." */
 extern const char compact_s4_param[], compact_s5_param[], compact_s6_param[], compact_s7_param[],
-    compact_s8_param[];
+    compact_s8_param[], compact_s9_param[];
 extern const char compact_s0_param[], compact_s1_param[], compact_s2_param[], compact_s3_param[];
 
 /* tuning tables (template instantiations with other knobs): the three-phase step over
  * threads per block (the paper's Fig. 10), the single pass over block size x items/thread */
 #define COMPACT_TPB_NVARIANTS 6
-#define COMPACT_SP_NVARIANTS 33
+#define COMPACT_SP_NVARIANTS 37
 #define COMPACT_PP_NVARIANTS 8
 extern const compact_step compact_tpb_variants[COMPACT_TPB_NVARIANTS];
 extern const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS];

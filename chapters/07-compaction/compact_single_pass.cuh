@@ -406,6 +406,8 @@ static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32
  * is written: s8, partition and unique instantiate it */
 #define SP_S8 256, 24
 #define SP_S8_RUN(OP) SP_S8, OP, SP_BLOCK_ORDER, 6, 1
+/* s9's: s8's, with the L2 prefetch of the tile half a residency ahead (PF = 2; no look-back warp) */
+#define SP_S9_RUN(OP) SP_S8_RUN(OP), 0, 2
 
 /* the tile counter and one descriptor per tile, for the worst head (3) */
 template <int TBS, int IPT>

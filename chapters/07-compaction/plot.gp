@@ -160,8 +160,8 @@ if (have('select_p')) {
     f = csv('select_p'); FIG = 'vs-document'
     d3 = pubv('fig11', 'three phases over Thrust copy_if')
     ns = system(sprintf("tools/csvq %s %s verified=ok step=thrust_copy_if 'shape~output=index' -- n | awk '!seen[$0]++' | tr '\\n' ' '", f, gf))
-    array CS[7] = ['s0_atomic_global', 's1_atomic_block', 's2_warp_atomic', 's3_ballot_rank', 's4_three_phase', 's8_block_order', 'cub_select']
-    array CL[7] = ['s0: one global counter', 's1: a counter per block', "s2: warp-aggregated atomics (Adinetz)", "s3: ballot list ranking (the paper's [12])", "s4: the paper's three phases", 's8: our best order-keeping step', 'CUB DeviceSelect::If']
+    array CS[7] = ['s0_atomic_global', 's1_atomic_block', 's2_warp_atomic', 's3_ballot_rank', 's4_three_phase', 's9_prefetch', 'cub_select']
+    array CL[7] = ['s0: one global counter', 's1: a counter per block', "s2: warp-aggregated atomics (Adinetz)", "s3: ballot list ranking (the paper's [12])", "s4: the paper's three phases", 's9: our best order-keeping step', 'CUB DeviceSelect::If']
     array CC[7] = [1, 2, 3, 4, 7, 6, 8]
     do for [t in 'png svg'] {
         if (t eq 'png') { @png } else { @svg }
