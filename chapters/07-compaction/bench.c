@@ -121,7 +121,7 @@ static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T, int log2
 /* Fig. 10: threads per block of the three-phase step at the paper's n */
 static cudaError_t exp_tpb(kit_bench *b) { return table_then_ladder(b, &compact_tpb_ladder, paper_log2(b), "p=0.50"); }
 /* s6's table, the ladder, s7's table, at the ends of the p range, its middle, and p = 0.1 (nothing
- * written, everything written, half, and the first writes, where s8 trails CUB for values) */
+ * written, everything written, half, and the first writes, where s8 trailed CUB for values) */
 static cudaError_t sp_at_max(kit_bench *b)
 {
     static const char *const ps[] = {"p=0.00", "p=0.10", "p=0.50", "p=1.00"};
@@ -133,7 +133,7 @@ static cudaError_t sp_at_max(kit_bench *b)
     return cudaSuccess;
 }
 /* values and indices: value output keeps its elements in registers longer, so its best shape may
- * differ (values first: they are where s8's margin over CUB is thinnest) */
+ * differ (values first: they are where the margin over CUB is thinnest) */
 static cudaError_t exp_single_pass(kit_bench *b)
 {
     KIT_TRY(with_axes(b, "output=1", sp_at_max));

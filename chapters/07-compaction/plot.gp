@@ -124,7 +124,7 @@ do for [E in 'tpb'] {
 # s6's single-pass table, one figure per output: a line per p over the table's rows (in table order;
 # a run that lacks the last rows ends early), CUB's rate at that p dotted in the same colour.  The
 # labels drop what every row shares.
-sp_sed = 's/ ([0-9]*\/4 x 16-byte loads)//; s/lookback=warp //; s/stage=smem //; s/tile=blockIdx/bidx/; s/minblocks=/minb=/; s/walker=own warp/own-walker/; s/,[^,]*$//'
+sp_sed = 's/ ([0-9]*\/4 x 16-byte loads)//; s/lookback=warp //; s/stage=smem //; s/tile=blockIdx/bidx/; s/minblocks=/minb=/; s/walker=own warp/walker/; s/prefetch=L2 ahead=resident/pf=R/; s/\(minb=\([0-9]*\).*\) blocks\/SM=\2$/\1/; s/,[^,]*$//'
 if (have('single_pass')) {
     f = csv('single_pass')
     sp_ps = system(sprintf("tools/csvq %s %s verified=ok step=s6_single_pass -- input | awk '!seen[$0]++' | tr '\n' ' '", f, gf))
@@ -137,7 +137,7 @@ if (have('single_pass')) {
         spc(p) = (v = val(f, sprintf("step=cub_select verified=ok input=%s 'shape~output=%s'", p, o), 'items_s'), v eq '' ? NaN : real(v) / 1e9)
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
-            set title sprintf("Chapter 07, s6_single_pass variants, %s output, n = %s on %s\ndotted: CUB at the same p; bidx: the tile from blockIdx; minb: blocks per SM of the launch bounds\nevery row: lookback=warp stage=smem, items/4 16-byte loads", o eq 'value' ? 'value' : 'index', val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f))
+            set title sprintf("Chapter 07, s6_single_pass variants, %s output, n = %s on %s\ndotted: CUB at the same p; bidx: the tile from blockIdx; minb: blocks per SM of the launch bounds (blocks/SM shown where it differs);\nwalker: a look-back warp of its own; pf=R/k: L2 prefetch of the tile R/k ahead (R: the resident blocks)\nevery row: lookback=warp stage=smem, items/4 16-byte loads", o eq 'value' ? 'value' : 'index', val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f))
             set xlabel ''; set ylabel 'G elements per second'; set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 23; set key outside right top; set offsets 0.5, 0.5, 0, 0
             plot '< '.spr(sp_most) using 0:(NaN):xtic(system(sprintf("echo '%s' | sed '%s'", strcol(1), sp_sed))) notitle, \

@@ -13,7 +13,7 @@
  * waits, reads at 3.2).  The prefetches keep DRAM streaming through those waits, and the walk, started
  * early, overlaps the tile's load latency instead of following it.  H100, 2^28, values out (the
  * single_pass table): p = 0.1 takes 0.440 ms (s8 0.562, the prefetch alone 0.472, the walker alone
- * 0.551; CUB 0.554); p = 1 0.787 ms (s8 0.858, the prefetch alone 0.839, the walker alone 0.887; CUB
+ * 0.551; CUB 0.554); p = 1 0.787 ms (s8 0.858, the prefetch alone 0.839, the walker alone 0.884; CUB
  * 0.909).  A whole residency ahead is slower than s8 (1.09 ms at p = 1): the lines wait too long in L2.
  * What still limits it: the look-back is still a chain of tiles, and below half a residency of tiles
  * (330 tiles, 2 M elements, on an H100) no tile is that far ahead, so a small input gets only the
