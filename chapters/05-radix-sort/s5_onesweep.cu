@@ -159,8 +159,9 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     /* the histogram with one table a block (CUB's, and the ladder step's until issue 30): every row
      * above counts with a copy per lane */
     OS_ROWPMH(23, 1, OS_MEM, 1, " stores=generic hist=1 copy"),
-    /* an L2 prefetch of the tile a residency ahead, or half of one (the resident blocks from the device
-     * at run time) */
+    /* an L2 prefetch of the tile a residency ahead, or a half or a quarter of one (the resident blocks
+     * from the device at run time) */
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 1, " stores=generic prefetch=L2 ahead=resident"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
+    OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
 };

@@ -157,7 +157,7 @@ extern const char compact_s0_param[], compact_s1_param[], compact_s2_param[], co
 /* tuning tables (template instantiations with other knobs): the three-phase step over
  * threads per block (the paper's Fig. 10), the single pass over block size x items/thread */
 #define COMPACT_TPB_NVARIANTS 6
-#define COMPACT_SP_NVARIANTS 37
+#define COMPACT_SP_NVARIANTS 39
 #define COMPACT_PP_NVARIANTS 8
 extern const compact_step compact_tpb_variants[COMPACT_TPB_NVARIANTS];
 extern const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS];
