@@ -9,6 +9,10 @@ set datafile separator ','
 set key inside right bottom box opaque
 set grid xtics ytics mxtics
 set style data linespoints
+# gnuplot's default colours repeat after 8 line types, so a ladder with its yardsticks (chapter 07's
+# select: 12 series) drew two steps in one colour; 8 more colours, each with its usual point type
+array LTC[8] = ['#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#ff7f0e', '#2ca02c', '#d62728']
+do for [i = 1:8] { set linetype (8 + i) lc rgb LTC[i] pt (8 + i) }
 
 # G = K (make plots sets it): only the K-th GPU's rows of each CSV (csvq's gpu#=K); its figures
 # get SUFFIX in their names ('' for the first GPU, '@' and the GPU's name for the others)
