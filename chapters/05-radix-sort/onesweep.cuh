@@ -35,7 +35,7 @@ struct os_cfg {
     static constexpr int MEM = MEM_;
     /* >= 1: a pass block asks L2 for the keys (and values) of the tile a residency / PF ahead (1: the
      * tile whose block starts about when this one ends), so that DRAM keeps streaming while the resident blocks
-     * rank, wait on the look-back and scatter (os_prefetch_distance) */
+     * rank, wait on the look-back and scatter (the distance from kit_prefetch_tiles) */
     static constexpr int PF = PF_;
 };
 
