@@ -366,6 +366,7 @@ ParameterizedTest(sort_param *p, ch05_gpu, bit_ranges, .timeout = 600)
 KIT_TABLE_TEST(ch05_gpu, srts_variants, radix_srts_ladder)
 KIT_TABLE_TEST(ch05_gpu, rowdask_variants, radix_rowdask_ladder)
 KIT_TABLE_TEST(ch05_gpu, onesweep_variants, radix_onesweep_ladder)
+KIT_TABLE_TEST(ch05_gpu, onesweep64_variants, radix_onesweep64_ladder)
 
 /* ... and pairs of f32 keys */
 static void table_pairs(const kit_ladder *L)

@@ -57,20 +57,29 @@ static cudaError_t exp_keys64(kit_bench *b)
     return kit_ladder_sweep(b, &radix_ladder64, 10, b->max_log2 - 1, "uniform", 0, 0);
 }
 
-/* a tuning table at the largest n, then the main ladder in the same run (for the ratios) */
-static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T)
+/* tuning table T at 2^log2 (uniform keys), then main ladder M in the same run (for the ratios) */
+static cudaError_t table_then(kit_bench *b, const kit_ladder *T, const kit_ladder *M, int log2)
 {
-    const kit_shape sh = kit_bench_shape(b, T->P, (size_t)1 << b->max_log2);
+    const kit_shape sh = kit_bench_shape(b, T->P, (size_t)1 << log2);
     cudaError_t e;
     b->param_occupancy = 1;
     e = kit_ladder_point(b, T, &sh, "uniform");
     b->param_occupancy = 0;
     if (e != cudaSuccess) return e;
-    return kit_ladder_point(b, &radix_ladder, &sh, "uniform");
+    return kit_ladder_point(b, M, &sh, "uniform");
+}
+static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T)
+{
+    return table_then(b, T, &radix_ladder, b->max_log2);
 }
 static cudaError_t exp_srts(kit_bench *b) { return table_then_ladder(b, &radix_srts_ladder); }
 static cudaError_t exp_rowdask(kit_bench *b) { return table_then_ladder(b, &radix_rowdask_ladder); }
 static cudaError_t exp_onesweep(kit_bench *b) { return table_then_ladder(b, &radix_onesweep_ladder); }
+/* 64-bit keys at the u64 ladder's largest n (keys64: 2^27 u64 keys are 2^28 u32 keys' gigabyte) */
+static cudaError_t exp_onesweep64(kit_bench *b)
+{
+    return table_then(b, &radix_onesweep64_ladder, &radix_ladder64, b->max_log2 - 1);
+}
 
 static const kit_experiment experiments[] = {
     {"sort_keys", "keys/s vs n = 2^10..2^28, u32 keys: every step, CUB, Thrust, CPU", exp_keys},
@@ -81,6 +90,7 @@ static const kit_experiment experiments[] = {
     {"srts_bits", "s2 (SRTS) with 1..5-bit digits: Merrill & Grimshaw's bathtub", exp_srts},
     {"rowdask", "s3 (Row-DASk) nWarps x nWork (Brown's Tables 9.10-9.11)", exp_rowdask},
     {"onesweep", "s5 (Onesweep) tile shapes and digit widths", exp_onesweep},
+    {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window", exp_onesweep64},
 };
 
 static const kit_chapter chapter = {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "blocks/lookback.cuh"
+#include "blocks/prefetch.cuh"
 #include "kit_arch.cuh"
 #include "radix_rank.cuh"
 
@@ -447,15 +448,11 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
         rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
         if constexpr (EARLY && PAIRS) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
-        if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (within the arrays) */
+        if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
-                for (unsigned i = tid * (128u / sizeof(K)); i < p_n; i += TBS * (128u / sizeof(K)))
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(kin + base + p0 + i));
-                if constexpr (PAIRS) {
-                    for (unsigned i = tid * 32u; i < p_n; i += TBS * 32u)
-                        asm volatile("prefetch.global.L2 [%0];" ::"l"(vin + base + p0 + i));
-                }
+                prefetch_l2_lines<TBS>(kin + base + p0, p_n);
+                if constexpr (PAIRS) prefetch_l2_lines<TBS>(vin + base + p0, p_n);
             }
         }
     }

@@ -44,7 +44,7 @@ dropall(s, k) = k > words(os_defaults) ? s : dropall(drop(s, word(os_defaults, k
 short(s) = dropall(s, 1)
 os_sed = ''
 do for [w in os_defaults] { os_sed = os_sed.sprintf('s/%s //; ', w) }
-do for [E in 'srts_bits rowdask onesweep onesweep_pairs'] {
+do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_radix_sort verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9

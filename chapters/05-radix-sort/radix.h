@@ -184,9 +184,11 @@ extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5
 #define RADIX_SRTS_NVARIANTS 5
 #define RADIX_ROWDASK_NVARIANTS 12
 #define RADIX_ONESWEEP_NVARIANTS 26
+#define RADIX_ONESWEEP64_NVARIANTS 5 /* s5's kernels on 64-bit keys */
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
+extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 
 #define RADIX_NSTEPS 9
 extern const radix_step radix_steps[RADIX_NSTEPS];
@@ -194,7 +196,7 @@ extern const radix_step radix_steps[RADIX_NSTEPS];
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,
  * begin_bit, end_bit); the ladders over them */
 extern const kit_problem radix_problem32, radix_problem64;
-#define RADIX_NLADDERS 5
+#define RADIX_NLADDERS 6
 #define RADIX_NMAIN 2 /* the 32-bit and 64-bit ladders come first */
 extern const kit_ladder *const radix_ladders[RADIX_NLADDERS];
 

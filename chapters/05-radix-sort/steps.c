@@ -397,6 +397,11 @@ const kit_ladder radix_onesweep_ladder = LADDER("radix-onesweep", "s5 (Onesweep)
                                                 radix_onesweep_variants, RADIX_ONESWEEP_NVARIANTS,
                                                 radix_problem32);
 
+const kit_ladder radix_onesweep64_ladder = LADDER("radix64-onesweep", "s5 (Onesweep) kernels on 64-bit keys",
+                                                  radix_onesweep64_variants, RADIX_ONESWEEP64_NVARIANTS,
+                                                  radix_problem64);
+
 const kit_ladder *const radix_ladders[RADIX_NLADDERS] = {
-    &radix_ladder, &radix_ladder64, &radix_srts_ladder, &radix_rowdask_ladder, &radix_onesweep_ladder,
+    &radix_ladder,         &radix_ladder64,        &radix_srts_ladder,
+    &radix_rowdask_ladder, &radix_onesweep_ladder, &radix_onesweep64_ladder,
 };

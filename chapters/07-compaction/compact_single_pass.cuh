@@ -53,6 +53,7 @@
 #define COMPACT_SINGLE_PASS_CUH
 
 #include "blocks/lookback.cuh"
+#include "blocks/prefetch.cuh"
 #include "kit_arch.cuh"
 #include "compact_device.cuh"
 
@@ -240,9 +241,9 @@ static __device__ __forceinline__ unsigned sp_select_mask(const sp_args &a, cons
     }
 }
 
-/* PF >= 1: the threads of the data warps ask L2 for tile t's bytes (one prefetch per 128-byte line, every
- * address inside the caller's arrays), so that the block that will own tile t, about one block
- * lifetime later, finds them there; DRAM keeps streaming while this block waits on its look-back. */
+/* PF >= 1: the data warps ask L2 for tile t's bytes (blocks/prefetch.cuh: one prefetch per 128-byte
+ * line, every address inside the caller's arrays), so that the block that will own tile t, about one
+ * block lifetime later, finds them there; DRAM keeps streaming while this block waits on its look-back. */
 template <int TBS, int IPT, int MODE, int OP>
 static __device__ __forceinline__ void sp_prefetch(const sp_args &a, unsigned t)
 {
@@ -251,13 +252,8 @@ static __device__ __forceinline__ void sp_prefetch(const sp_args &a, unsigned t)
     const size_t lo = a.head, hi = (size_t)a.head + a.n;
     const size_t v0 = (size_t)t * S::TILE > lo ? (size_t)t * S::TILE : lo;
     const size_t v1 = (size_t)(t + 1) * S::TILE < hi ? (size_t)(t + 1) * S::TILE : hi;
-    for (size_t v = v0 + threadIdx.x * 32u; v < v1; v += (size_t)TBS * 32u) { /* 32 words: 128 bytes */
-        if constexpr (R::load_in) asm volatile("prefetch.global.L2 [%0];" ::"l"(a.in + (v - a.head)));
-    }
-    if constexpr (R::flagged) {
-        for (size_t v = v0 + threadIdx.x * 128u; v < v1; v += (size_t)TBS * 128u) /* 128 flags: 128 bytes */
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(a.flags + (v - a.head)));
-    }
+    if constexpr (R::load_in) prefetch_l2_lines<TBS>(a.in + (v0 - a.head), v1 - v0);
+    if constexpr (R::flagged) prefetch_l2_lines<TBS>(a.flags + (v0 - a.head), v1 - v0);
 }
 
 /* Named barriers (PTX bar.sync / bar.arrive with a thread count): barrier 0 is __syncthreads' */
