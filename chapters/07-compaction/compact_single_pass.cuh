@@ -403,8 +403,8 @@ static __global__ void __launch_bounds__(TBS + 32 * LBW, kit_min_blocks(TBS + 32
 #define SP_S8 256, 24
 #define SP_S8_RUN(OP) SP_S8, OP, SP_BLOCK_ORDER, 6, 1
 /* s9's: s8's tile, a look-back warp of its own (LBW = 1: 288 threads, 5 blocks per SM) and the L2
- * prefetch of the tile half a residency ahead (PF = 2) */
-#define SP_S9_RUN(OP) SP_S8, OP, SP_BLOCK_ORDER, 5, 1, 1, 2
+ * prefetch of the tile a third of a residency ahead (PF = 3) */
+#define SP_S9_RUN(OP) SP_S8, OP, SP_BLOCK_ORDER, 5, 1, 1, 3
 
 /* the tile counter and one descriptor per tile, for the worst head (3) */
 template <int TBS, int IPT>

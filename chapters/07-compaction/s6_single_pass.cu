@@ -95,8 +95,8 @@ extern "C" const compact_step compact_sp_variants[COMPACT_SP_NVARIANTS] = {
     S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 2, " tile=blockIdx minblocks=6 prefetch=L2 ahead=resident/2"),
     S6_ROWF(256, 24, SP_BLOCK_ORDER, 5, 1, 1, 1, " tile=blockIdx minblocks=5 walker=own warp prefetch=L2 ahead=resident"),
     S6_ROWF(256, 32, SP_BLOCK_ORDER, 4, 1, 0, 1, " tile=blockIdx minblocks=4 prefetch=L2 ahead=resident"),
-    /* around s9 (s8's shape, half a residency ahead): shorter distances, the walker (s9's kernel at
-     * resident/2), the walker at shorter distances, the larger tile */
+    /* around s9 (s8's shape, the walker, a third of a residency ahead): shorter distances without the
+     * walker, the walker at a half, a third (s9's kernel) and a quarter, the larger tile */
     S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 3, " tile=blockIdx minblocks=6 prefetch=L2 ahead=resident/3"),
     S6_ROWF(256, 24, SP_BLOCK_ORDER, 6, 1, 0, 4, " tile=blockIdx minblocks=6 prefetch=L2 ahead=resident/4"),
     S6_ROWF(256, 24, SP_BLOCK_ORDER, 5, 1, 1, 2, " tile=blockIdx minblocks=5 walker=own warp prefetch=L2 ahead=resident/2"),

@@ -1,27 +1,28 @@
 /* s9 - s8's tile with two changes that keep DRAM busy while blocks wait on the look-back: an L2
- * prefetch of the tile half a residency ahead, and a warp of its own that walks the look-back.
+ * prefetch of the tile a third of a residency ahead, and a warp of its own that walks the look-back.
  * Changed versus s8: (1) once a block has issued its own loads, its threads ask L2 for the bytes of the
- * tile half a residency ahead (prefetch.global.L2, one per 128-byte line).  The distance is computed at
- * run time from the device: this kernel's resident blocks (occupancy x SMs) / 2, capped so that the
- * tiles in flight fill at most half the L2 (kit_prefetch_tiles).  (2) A ninth warp loads nothing: it
- * starts the look-back walk when the block starts, since the tile's exclusive prefix depends only on
- * the tiles before it, and hands it to the data warps through named barriers (256 + 32 threads, capped
- * to 5 blocks per SM).
+ * tile a third of a residency ahead (prefetch.global.L2, one per 128-byte line: blocks/prefetch.cuh).
+ * The distance is computed at run time from the device: this kernel's resident blocks (occupancy x
+ * SMs) / 3, capped so that the tiles in flight fill at most half the L2 (kit_prefetch_tiles).  (2) A
+ * ninth warp loads nothing: it starts the look-back walk when the block starts, since the tile's
+ * exclusive prefix depends only on the tiles before it, and hands it to the data warps through named
+ * barriers (256 + 32 threads, capped to 5 blocks per SM).
  * Why it is faster: s8 is bound by its blocks' lifetimes, not by DRAM.  A resident block loads its tile
  * and then waits on the look-back with its registers holding the values; with every resident block
  * waiting, few loads are in flight (s8 reads at about 2.1 TB/s on the H100, where s1, which never
  * waits, reads at 3.2).  The prefetches keep DRAM streaming through those waits, and the walk, started
  * early, overlaps the tile's load latency instead of following it.  H100, 2^28, values out (the
- * single_pass table): p = 0.1 takes 0.440 ms (s8 0.562, the prefetch alone 0.472, the walker alone
- * 0.551; CUB 0.554); p = 1 0.787 ms (s8 0.858, the prefetch alone 0.839, the walker alone 0.884; CUB
- * 0.909).  A whole residency ahead is slower than s8 (1.09 ms at p = 1): the lines wait too long in L2.
- * What still limits it: the look-back is still a chain of tiles, and below half a residency of tiles
- * (330 tiles, 2 M elements, on an H100) no tile is that far ahead, so a small input gets only the
- * early walk. */
+ * single_pass table, 2026-11-27): p = 0.1 takes 0.445 ms (s8 0.563, the prefetch alone 0.476, the
+ * walker alone 0.551; CUB 0.555); p = 1 0.727 ms (s8 0.859, the prefetch alone 0.742, the walker alone
+ * 0.884; CUB 0.903).  The distance: half a residency ahead took 0.441 / 0.782 ms, a quarter 0.457 /
+ * 0.721, a whole residency 0.480 / 1.095 (the lines wait too long in L2 and are evicted before use).
+ * What still limits it: the look-back is still a chain of tiles, and below a third of a residency of
+ * tiles (220 tiles, 1.4 M elements, on an H100) no tile is that far ahead, so a small input gets only
+ * the early walk. */
 #include "compact_single_pass.cuh"
 
 extern "C" const char compact_s9_param[] =
-    "tbs=256+32 items=24 (6 x 16-byte loads) tile=blockIdx blocks/SM=5 walker=own warp prefetch=L2 ahead=resident/2";
+    "tbs=256+32 items=24 (6 x 16-byte loads) tile=blockIdx blocks/SM=5 walker=own warp prefetch=L2 ahead=resident/3";
 
 extern "C" size_t compact_s9_prefetch_scratch(size_t n) { return sp_scratch<SP_S8>(n); }
 
