@@ -579,27 +579,25 @@ static bool os_fits()
 }
 
 /* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
- * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C64 for 64-bit keys alone, C
- * otherwise; and F where that one's block does not fit this GPU (F = C: no fallback, the launch is
- * refused with the reason). */
-template <int KT, bool PAIRS, class C, class CP, class C64 = C>
-using os_pick = typename std::conditional<PAIRS && KT != RADIX_U64, CP,
-                                          typename std::conditional<!PAIRS && KT == RADIX_U64, C64, C>::type>::type;
+ * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C otherwise; and F where that one's
+ * block does not fit this GPU (F = C: no fallback, the launch is refused with the reason). */
+template <int KT, bool PAIRS, class C, class CP>
+using os_pick = typename std::conditional<PAIRS && KT != RADIX_U64, CP, C>::type;
 
-template <int KT, bool PAIRS, class C, class F, class CP, class C64>
+template <int KT, bool PAIRS, class C, class F, class CP>
 static size_t os_scratch_pick(size_t n)
 {
-    typedef os_pick<KT, PAIRS, C, CP, C64> U;
+    typedef os_pick<KT, PAIRS, C, CP> U;
     if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>()) return os_scratch_t<KT, U>(n, PAIRS);
     return os_scratch_t<KT, F>(n, PAIRS);
 }
 
-template <class C, class F = C, class CP = C, class C64 = C>
+template <class C, class F = C, class CP = C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        return pairs ? os_scratch_pick<KT, true, C, F, CP, C64>(n) : os_scratch_pick<KT, false, C, F, CP, C64>(n);
+        return pairs ? os_scratch_pick<KT, true, C, F, CP>(n) : os_scratch_pick<KT, false, C, F, CP>(n);
     });
 }
 
@@ -660,7 +658,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C, class CP = C, class C64 = C>
+template <class C, class F = C, class CP = C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -671,7 +669,7 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
-        typedef os_pick<KT, PAIRS, C, CP, C64> U;
+        typedef os_pick<KT, PAIRS, C, CP> U;
         if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>())
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
         return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);

@@ -71,29 +71,21 @@ typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
  * ms against 384 x 20's 9.68 on the H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had
  * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores). */
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
-/* 64-bit keys alone: the ladder's tile with an L2 prefetch of the tile half a residency ahead (chapter
- * 07's s9 idea; the distance from the device at run time, kit_prefetch_tiles).  In the radix64-onesweep
- * table (H100, 2^27 uniform u64 keys, one run) 7.66 ms against 7.73 without it (CUB 8.48): a u64 pass
- * moves 16 bytes a key through a tile of 15 keys a thread, and the prefetch keeps DRAM busy while the
- * blocks rank.  4-byte keys gained less (4.68 against 4.72 ms, within run-to-run noise) and pairs lost
- * 6 % (onesweep table), so they keep the tile without it. */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM, OS_HIST_LANES, 2> os_ladder64;
 extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 15; kpt=10 where a block "
                                          "gets < 82 KB) bits=8 match=ballot counts=early lookback=4 (4-byte "
-                                         "pairs: 1) stores=generic hist=lane copies (u64 keys: prefetch=L2 "
-                                         "ahead=resident/2)";
+                                         "pairs: 1) stores=generic hist=lane copies";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(n, type, pairs);
+    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    return os_run<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(keys_in, keys_out, vals_in, vals_out,
-                                                                            n, type, begin_bit, end_bit, scratch, s);
+    return os_run<os_ladder, os_ladder_small, os_ladder_pairs>(keys_in, keys_out, vals_in, vals_out, n, type,
+                                                               begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
@@ -177,7 +169,10 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
 /* ---- the same kernels on 64-bit keys (issue 30's u64 bar: the H100 sorted 2^27 keys in 7.74 ms
  * against CUB's 8.48, 1.094x): the ladder step's shape (384 x 15 8-byte keys), then the knobs that
  * moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter of a residency ahead) and the
- * look-back window (2 and 8 beside the ladder's 4) */
+ * look-back window (2 and 8 beside the ladder's 4).  Measured at 2^27 (onesweep64.csv): on the H100
+ * the prefetch took 7.64-7.66 ms against 7.72-7.73 (1 % faster, two runs), on the H200 6.97 against
+ * 6.63 (5 % slower); a window of 2 took 7.69 / 6.71.  No row is faster on both GPUs, so the ladder
+ * keeps its configuration. */
 extern "C" const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS] = {
     OS_ROWPM(23, 1, OS_MEM, " stores=generic"), /* the ladder step (without its small-tile fallback) */
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
