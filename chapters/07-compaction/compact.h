@@ -128,7 +128,7 @@ COMPACT_STEP_DECL(s5_count_scan);    /* tile counts, shared u32 scan, scatter (o
 COMPACT_STEP_DECL(s6_single_pass);   /* one kernel, decoupled look-back of tile counts */
 COMPACT_STEP_DECL(s7_persistent);    /* s6 with persistent blocks: next tile loaded during the look-back */
 COMPACT_STEP_DECL(s8_block_order);   /* s6 with the tile from blockIdx, 256 x 24, 6 blocks per SM */
-COMPACT_STEP_DECL(s9_prefetch);      /* s8 + L2 prefetch half a residency ahead + a look-back warp */
+COMPACT_STEP_DECL(s9_prefetch);      /* s8 + L2 prefetch a third of a residency ahead + a look-back warp */
 COMPACT_STEP_DECL(yard_cub_select);  /* cub::DeviceSelect::If / Flagged */
 COMPACT_STEP_DECL(yard_thrust_copy_if); /* thrust::copy_if as a user calls it */
 /* partition and unique on the single-pass machinery, and their yardsticks */

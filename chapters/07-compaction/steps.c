@@ -42,7 +42,7 @@ static const compact_step select_steps[] = {
              "s6 with the tile from blockIdx (no ticket), 256 x 24 items, 6 blocks per SM (order kept)",
              compact_s8_describe, 0, NULL),
     GPU_STEP(s9_prefetch, compact_s9_param,
-             "s8 + L2 prefetch half a residency ahead + a look-back warp: DRAM streams through the waits",
+             "s8 + L2 prefetch a third of a residency ahead + a look-back warp: DRAM streams through the waits",
              compact_s9_describe, 0, NULL),
     YARDSTICK("cub_select", cub_select, "DeviceSelect::If / Flagged",
               "yardstick: CUB's single-pass select (counting iterator for indices)"),
