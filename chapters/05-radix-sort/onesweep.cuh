@@ -208,15 +208,35 @@ static cudaError_t os_histogram(const typename radix_key_t<KT>::type *keys, size
     return cudaGetLastError();
 }
 
+/* the one-block kernels over a pass's digits (scan, route): a thread per digit up to 1024 digits, then
+ * RADIX / 1024 consecutive digits a thread */
+static constexpr __host__ __device__ int os_digit_threads(int dbits)
+{
+    return dbits > 10 ? 1024 : 1 << dbits;
+}
+
 /* block p: the exclusive scan of pass p's histogram = the digits' global starts (portion 0's row) */
 template <int DBITS>
-__global__ void __launch_bounds__(1 << DBITS)
+__global__ void __launch_bounds__(os_digit_threads(DBITS))
     os_scan_kernel(const unsigned *__restrict__ hist, unsigned *__restrict__ starts, size_t pass_stride)
 {
-    constexpr int RADIX = 1 << DBITS;
+    constexpr int RADIX = 1 << DBITS, T = os_digit_threads(DBITS), DPT = RADIX / T;
     unsigned all;
-    const unsigned e = block_scan32_excl<RADIX, WS_SHFL>(hist[blockIdx.x * RADIX + threadIdx.x], &all);
-    starts[blockIdx.x * pass_stride + threadIdx.x] = e;
+    if constexpr (DPT == 1) {
+        const unsigned e = block_scan32_excl<RADIX, WS_SHFL>(hist[blockIdx.x * RADIX + threadIdx.x], &all);
+        starts[blockIdx.x * pass_stride + threadIdx.x] = e;
+    } else {
+        const unsigned d0 = threadIdx.x * DPT;
+        unsigned c[DPT], sum = 0;
+#pragma unroll
+        for (int j = 0; j < DPT; j++) sum += c[j] = hist[blockIdx.x * RADIX + d0 + j];
+        unsigned e = block_scan32_excl<T, WS_SHFL>(sum, &all);
+#pragma unroll
+        for (int j = 0; j < DPT; j++) {
+            starts[blockIdx.x * pass_stride + d0 + j] = e;
+            e += c[j];
+        }
+    }
 }
 
 /* SKIP: one block of RADIX threads.  Pass p is trivial when one digit holds all n keys: a stable
@@ -225,15 +245,18 @@ __global__ void __launch_bounds__(1 << DBITS)
  * the first reads the input (as radix_make_plan does for all passes); m = 0 leaves the copy to
  * os_copy_kernel.  Written on the GPU, read by the pass kernels: the host never waits. */
 template <int DBITS, int MAXP>
-__global__ void __launch_bounds__(1 << DBITS)
+__global__ void __launch_bounds__(os_digit_threads(DBITS))
     os_route_kernel(const unsigned *__restrict__ hist, unsigned n, int passes, const void *keys_in,
                     void *keys_out, void *alt_keys, const uint32_t *vals_in, uint32_t *vals_out,
                     uint32_t *alt_vals, os_route<MAXP> *route)
 {
-    constexpr int RADIX = 1 << DBITS;
+    constexpr int RADIX = 1 << DBITS, DPT = RADIX / os_digit_threads(DBITS);
     __shared__ unsigned s_runs[MAXP];
     for (int p = 0; p < passes; p++) {
-        const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
+        bool all_one = false; /* one of my digits holds every key */
+#pragma unroll
+        for (int j = 0; j < DPT; j++) all_one |= hist[p * RADIX + threadIdx.x * DPT + j] == n;
+        const int trivial = __syncthreads_or(all_one);
         if (threadIdx.x == 0) s_runs[p] = !trivial;
     }
     if (threadIdx.x != 0) return;
@@ -321,22 +344,107 @@ static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsi
     }
 }
 
-/* Thread d < RADIX, once the tile's digit counts are published: the exclusive prefix of digit d over
- * the portion's tiles before this one (look-back), then the tile's inclusive prefix published, and the
- * next portion's start of digit d left by the portion's last tile. */
-template <int RADIX, int W>
-static __device__ __forceinline__ unsigned os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
-                                                      unsigned mine, unsigned start, bool last,
-                                                      unsigned *starts_next)
+/* DPT (a multiple of 4) consecutive descriptors, 16 bytes at a time (each word is one descriptor:
+ * relaxed, like lb_load32 and lb_store32, single-copy atomic per word) */
+template <int DPT>
+static __device__ __forceinline__ void os_load_n(const unsigned *p, unsigned (&v)[DPT])
 {
-    const unsigned d = threadIdx.x;
-    unsigned excl = 0;
-    if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
-        excl = os_lookback<RADIX, W>(desc + d, tile, epoch);
-        lb_store32(desc + (size_t)tile * RADIX + d, os_pack(OS_INCL, epoch, excl + mine));
+#pragma unroll
+    for (int c = 0; c < DPT; c += 4)
+        asm volatile("ld.relaxed.gpu.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v[c]), "=r"(v[c + 1]), "=r"(v[c + 2]), "=r"(v[c + 3])
+                     : "l"(p + c)
+                     : "memory");
+}
+
+template <int DPT>
+static __device__ __forceinline__ void os_store_n(unsigned *p, const unsigned (&v)[DPT])
+{
+    if constexpr (DPT == 1) {
+        lb_store32(p, v[0]);
+    } else {
+#pragma unroll
+        for (int c = 0; c < DPT; c += 4)
+            asm volatile("st.relaxed.gpu.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p + c), "r"(v[c]), "r"(v[c + 1]),
+                         "r"(v[c + 2]), "r"(v[c + 3])
+                         : "memory");
     }
-    if (starts_next && last) starts_next[d] = start + excl + mine;
-    return excl;
+}
+
+/* os_lookback for DPT consecutive digits a thread (digits wider than the block): the W predecessors'
+ * DPT descriptors are read together, and the walk steps back over a tile only when every digit not
+ * yet done has its descriptor there (each digit's sum still stops at its own nearest inclusive one).
+ * The digits not yet done are the bits of a mask, so that a descriptor costs a few instructions: a
+ * first version that kept a flag per digit and a stop flag per window compiled to ~40 per descriptor
+ * (Nsight Compute: 2.3 times the instructions of an 8-bit pass per key, most of them here). */
+template <int RADIX, int W, int DPT>
+static __device__ __forceinline__ void os_lookback_n(const unsigned *col, unsigned tile, unsigned epoch,
+                                                     unsigned (&excl)[DPT])
+{
+    static_assert(DPT <= 32, "a bit per digit");
+    const unsigned em = epoch << 29; /* a descriptor ^ em: bits 31:29 = 2 aggregate, 4 inclusive, of this pass */
+    unsigned pending = DPT == 32 ? ~0u : (1u << DPT) - 1u, pause = 32;
+    int j = (int)tile - 1; /* the nearest tile not yet added */
+    for (;;) {
+        unsigned v[W][DPT];
+#pragma unroll
+        for (int q = 0; q < W; q++) {
+            if (j - q >= 0) {
+                os_load_n<DPT>(col + (size_t)(j - q) * RADIX, v[q]);
+            } else {
+#pragma unroll
+                for (int c = 0; c < DPT; c++) v[q][c] = os_pack(OS_INCL, epoch, 0u);
+            }
+        }
+        const int j0 = j;
+#pragma unroll
+        for (int q = 0; q < W; q++) {
+            unsigned ready = 0, incl = 0;
+#pragma unroll
+            for (int c = 0; c < DPT; c++) {
+                const unsigned x = (v[q][c] ^ em) >> 29;
+                ready |= (unsigned)(x == 2u || x == 4u) << c;
+                incl |= (unsigned)(x == 4u) << c;
+            }
+            if (pending & ~ready) break; /* a digit still to add has nothing here yet */
+#pragma unroll
+            for (int c = 0; c < DPT; c++)
+                if (pending >> c & 1u) excl[c] += v[q][c] & OS_VALUE_MASK;
+            pending &= ~incl;
+            j--;
+            if (!pending) return;
+        }
+        if (j == j0) {
+            __nanosleep(pause);
+            if (pause < 1024) pause *= 2;
+        }
+    }
+}
+
+/* Thread t owning digits d = t DPT .. t DPT + DPT - 1 (d < RADIX), once the tile's digit counts are
+ * published: the exclusive prefix of each digit over the portion's tiles before this one (look-back),
+ * then the tile's inclusive prefixes published, and the next portion's starts of the digits left by
+ * the portion's last tile. */
+template <int RADIX, int W, int DPT>
+static __device__ __forceinline__ void os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
+                                                  const unsigned (&mine)[DPT], const unsigned (&start)[DPT],
+                                                  bool last, unsigned *starts_next, unsigned (&excl)[DPT])
+{
+    const unsigned d0 = threadIdx.x * DPT;
+#pragma unroll
+    for (int c = 0; c < DPT; c++) excl[c] = 0;
+    if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
+        if constexpr (DPT == 1) excl[0] = os_lookback<RADIX, W>(desc + d0, tile, epoch);
+        else os_lookback_n<RADIX, W, DPT>(desc + d0, tile, epoch, excl);
+        unsigned inc[DPT];
+#pragma unroll
+        for (int c = 0; c < DPT; c++) inc[c] = os_pack(OS_INCL, epoch, excl[c] + mine[c]);
+        os_store_n<DPT>(desc + (size_t)tile * RADIX + d0, inc);
+    }
+    if (starts_next && last) {
+#pragma unroll
+        for (int c = 0; c < DPT; c++) starts_next[d0 + c] = start[c] + excl[c] + mine[c];
+    }
 }
 
 /* ------------------------------------------------------- one pass */
@@ -387,21 +495,22 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     typedef os_shape<KT, C> S;
     typedef typename S::key K;
     constexpr int TBS = C::TBS, KPT = os_kpt(C::KPT4, KT), NW = S::NW, RADIX = S::RADIX, DBITS = C::DBITS;
-    constexpr int MATCH = C::MATCH, LBW = C::LBW;
-    constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST;
+    constexpr int MATCH = C::MATCH, LBW = C::LBW, DPT = S::DPT;
+    constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST, PACK = S::PACK;
+    static_assert(!PACK || (EARLY && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
     static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
     uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
     unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
-    unsigned *s_goff = s_cnt + NW * RADIX;
+    unsigned *s_goff = s_cnt + NW * S::CROW;
     __shared__ unsigned s_tile, s_next;
     __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
 
     const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
     const unsigned ntiles = (len + TILE - 1) / TILE;
-    unsigned *my_cnt = s_cnt + warp * RADIX;
+    unsigned *my_cnt = s_cnt + warp * S::CROW;
     unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
     /* SKIP: the route is read first and used last, so that its round trip overlaps the tile
      * counter's and the starts' (harmless in a skipped pass: its counters and starts are its own) */
@@ -411,11 +520,17 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         s_single = -1;
     }
 #pragma unroll
-    for (int j = lane; j < RADIX; j += 32) {
+    for (int j = lane; j < S::CROW; j += 32) {
         my_cnt[j] = 0;
         if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
     }
-    const unsigned start = tid < (unsigned)RADIX ? starts[tid] : 0u; /* fetched early */
+    /* the digits this thread owns in the per-digit work: d0 .. d0 + DPT - 1 (one, d0 = tid, unless
+     * the digits are wider than the block) */
+    const unsigned d0 = tid * DPT;
+    const bool owner = d0 < (unsigned)RADIX;
+    unsigned start[DPT];
+#pragma unroll
+    for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
     if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
         if (!h.run) return;
         kin = (const K *)h.src_keys;
@@ -463,27 +578,44 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const size_t g0 = base + t0; /* the tile's first key in the arrays */
         if (PERSIST && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
 
-        if constexpr (EARLY) rk_count_warp<KT, KPT>(k, shift, bits, my_cnt);
+        if constexpr (EARLY) rk_count_warp<KT, KPT, PACK>(k, shift, bits, my_cnt);
         else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
         __syncthreads(); /* every warp's counts */
 
         /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
-        const unsigned total = rk_column_scan<NW, RADIX>(s_cnt);
-        const unsigned mine = total - (tid == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
-        if (tid < (unsigned)RADIX) {
-            lb_store32(desc + (size_t)tile * RADIX + tid, os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine));
-            if (full && total == TILE) s_single = (int)tid;
+        unsigned total[DPT], mine[DPT], sum = 0;
+        if constexpr (PACK) rk_column_scan_packed<NW, RADIX, DPT>(s_cnt, total);
+        else total[0] = rk_column_scan<NW, RADIX>(s_cnt);
+#pragma unroll
+        for (int j = 0; j < DPT; j++) {
+            mine[j] = total[j] - (d0 + j == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
+            sum += total[j];
         }
-        unsigned all;
-        const unsigned tstart = block_scan32_excl<TBS, WS_SHFL>(total, &all); /* its barriers publish s_single */
+        if (owner) {
+            unsigned agg[DPT];
+#pragma unroll
+            for (int j = 0; j < DPT; j++) agg[j] = os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine[j]);
+            os_store_n<DPT>(desc + (size_t)tile * RADIX + d0, agg);
+#pragma unroll
+            for (int j = 0; j < DPT; j++)
+                if (full && total[j] == TILE) s_single = (int)(d0 + j);
+        }
+        unsigned all, tstart[DPT];
+        tstart[0] = block_scan32_excl<TBS, WS_SHFL>(sum, &all); /* its barriers publish s_single */
+#pragma unroll
+        for (int j = 1; j < DPT; j++) tstart[j] = tstart[j - 1] + total[j - 1];
         const unsigned next = PERSIST ? s_next : ntiles;
         const bool more = next < ntiles;
         const unsigned n0 = next * TILE, next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
 
         if (s_single >= 0) {
             /* one digit (its tile start is 0): the tile goes unchanged to its place */
-            if (tid < (unsigned)RADIX)
-                s_goff[tid] = start + os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
+            if (owner) {
+                unsigned excl[DPT];
+                os_resolve<RADIX, LBW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl);
+#pragma unroll
+                for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j];
+            }
             __syncthreads();
             const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
             if constexpr (PAIRS && !EARLY) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
@@ -499,10 +631,12 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 }
             }
         } else {
-            rk_column_add<NW, RADIX>(s_cnt, tstart);
+            if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
+            else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (EARLY) {
-                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS>(k, v, shift, bits, my_cnt, s_keys, s_vals, my_masks);
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK>(k, v, shift, bits, my_cnt, s_keys, s_vals,
+                                                                     my_masks);
             } else {
                 rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
                 if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
@@ -513,9 +647,11 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                     if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + base + n0, next_n, next_n == TILE, 0u, v);
                 }
             }
-            if (tid < (unsigned)RADIX) {
-                const unsigned excl = os_resolve<RADIX, LBW>(desc, tile, epoch, mine, start, last, starts_next);
-                s_goff[tid] = start + excl - tstart;
+            if (owner) {
+                unsigned excl[DPT];
+                os_resolve<RADIX, LBW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl);
+#pragma unroll
+                for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j] - tstart[j];
             }
             if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
             __syncthreads(); /* the exchange and the offsets complete */
@@ -526,7 +662,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         __syncthreads();
         if (tid == 0) s_single = -1;
 #pragma unroll
-        for (int j = lane; j < RADIX; j += 32) my_cnt[j] = 0; /* the mask rows are zero after every item */
+        for (int j = lane; j < S::CROW; j += 32) my_cnt[j] = 0; /* the mask rows are zero after every item */
         __syncthreads();
         tile = next;
     }
@@ -628,10 +764,10 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
     KIT_TRY((os_histogram<KT, DBITS, C::HIST>((const K *)keys_in, n, begin_bit, end_bit, pl.hist, s)));
-    os_scan_kernel<DBITS><<<rp.passes, RADIX, 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
+    os_scan_kernel<DBITS><<<rp.passes, os_digit_threads(DBITS), 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
     KIT_TRY(cudaGetLastError());
     if constexpr (C::SKIP) {
-        os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
+        os_route_kernel<DBITS, P::MAXP><<<1, os_digit_threads(DBITS), 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route);
         KIT_TRY(cudaGetLastError());
     }
@@ -676,16 +812,17 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
     });
 }
 
-/* the main kernel as it runs on this GPU: one pass over u32 keys, keys only (its shared memory limit
- * raised too, for the occupancy the caller computes, where it passes 48 KB) */
-template <class C, class F = C>
+/* the main kernel as it runs on this GPU: one pass over u32 keys (u64 keys for the 64-bit table's
+ * rows), keys only (its shared memory limit raised too, for the occupancy the caller computes, where
+ * it passes 48 KB) */
+template <class C, class F = C, int KT = RADIX_U32>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
-    if (!std::is_same<C, F>::value && !os_fits<RADIX_U32, false, C>()) return os_describe<F>(d);
+    if (!std::is_same<C, F>::value && !os_fits<KT, false, C>()) return os_describe<F, F, KT>(d);
     static int attr_dev = 0;
-    constexpr size_t smem = os_smem<RADIX_U32, false, C>();
-    KIT_TRY(radix_smem_attr(os_pass_kernel<RADIX_U32, false, C>, smem, &attr_dev));
-    d->func = (const void *)os_pass_kernel<RADIX_U32, false, C>;
+    constexpr size_t smem = os_smem<KT, false, C>();
+    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, false, C>, smem, &attr_dev));
+    d->func = (const void *)os_pass_kernel<KT, false, C>;
     d->block_threads = C::TBS;
     d->dyn_smem = smem;
     return cudaSuccess;

@@ -44,28 +44,36 @@ dropall(s, k) = k > words(os_defaults) ? s : dropall(drop(s, word(os_defaults, k
 short(s) = dropall(s, 1)
 os_sed = ''
 do for [w in os_defaults] { os_sed = os_sed.sprintf('s/%s //; ', w) }
-# the u64 table (onesweep64): no pairs, every row's tile and stores the same (kpt=20 is 15 8-byte keys
-# a thread), and the blocks per SM the bench appends are the 4-byte keys' kernel's: those words go too
+# the u64 table (onesweep64): its rows name their 8-byte tile (kpt=15) and the bench appends the u64
+# kernel's blocks per SM; the H200's run of 2026-11-27 predates those labels (kpt=20 with the 4-byte
+# pairs tile, and the 4-byte kernel's blocks per SM), so those words are dropped, and with them the
+# defaults every row shares
 cut(s, w) = (i = strstrt(s, w), i == 0 ? s : s[1:i - 1])
-short64(s) = cut(drop(drop(drop(drop(short(s), 'kpt=20 '), '(pairs: 23) '), '(pairs: 1) '), 'stores=generic '), ' blocks/SM=')
-os64_sed = 's/kpt=20 //; s/(pairs: 23) //; s/(pairs: 1) //; s/stores=generic //; s/ blocks\/SM=.*//; '
+short64(s) = cut(drop(drop(drop(drop(drop(short(s), 'kpt=20 '), 'kpt=15 '), '(pairs: 23) '), '(pairs: 1) '), 'stores=generic '), ' blocks/SM=')
+os64_sed = 's/kpt=20 //; s/kpt=15 //; s/(pairs: 23) //; s/(pairs: 1) //; s/stores=generic //; s/ blocks\/SM=.*//; '
+tall_png = "set terminal pngcairo size 1200,TALL font ',11' noenhanced; set output sprintf('%s/%s%s.png', dir, FIG, SUFFIX)"
+tall_svg = "set terminal svg size 1200,TALL font ',11' noenhanced dynamic; set output sprintf('%s/%s%s.svg', dir, FIG, SUFFIX)"
 os64_defaults = 'tbs=384 kpt=15 (u64) bits=8 match=ballot counts=early stores=generic'
 do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_radix_sort verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9
         stepname = E eq 'srts_bits' ? 's2_srts' : E eq 'rowdask' ? 's3_rowdask' : 's5_onesweep'
+        if (stepname eq 's5_onesweep') { # the longest (shortened) label, rotated below the plot
+            lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, os_sed.(E eq 'onesweep64' ? os64_sed : ''))))
+        }
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
+            if (stepname eq 's5_onesweep') { # a taller canvas by the labels' height, so the plot keeps its own
+                TALL = 720 + int(lmax * 6.5)
+                if (t eq 'png') { @tall_png } else { @tall_svg }
+            }
             what = E eq 'onesweep_pairs' ? 'pairs' : 'keys'
             ttl = sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G %s/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub, what)
             set title stepname eq 's5_onesweep' ? ttl."\nunless a label says otherwise: ".(E eq 'onesweep64' ? os64_defaults : os_defaults) : ttl
             set xlabel ''; set ylabel sprintf('G %s per second', what); set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0
-            if (stepname eq 's5_onesweep') { # room below the plot for the longest (shortened) label, rotated
-                lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, os_sed.(E eq 'onesweep64' ? os64_sed : ''))))
-                set bmargin (lmax * 0.36 + 3 > 10 ? int(lmax * 0.36) + 3 : 10)
-            }
+            if (stepname eq 's5_onesweep') { set bmargin (lmax * 0.36 + 3 > 10 ? int(lmax * 0.36) + 3 : 10) }
             plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(E eq 'onesweep64' ? short64(strcol(PARAM)) : stepname eq 's5_onesweep' ? short(strcol(PARAM)) : strcol(PARAM)) with linespoints title stepname.' variant', \
                  cub with lines dashtype 3 lc rgb 'red' title 'CUB'
             set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom

@@ -65,10 +65,18 @@ struct rk_shape {
     static constexpr int NW = TBS / 32;
     static constexpr unsigned WARP_KEYS = KPT * 32u;
     static constexpr unsigned TILE = TBS * KPT;
+    /* digits a thread owns in the per-digit work (column scan, descriptors, look-back, offsets):
+     * one where the block has a thread per digit; RADIX / TBS consecutive ones for wider digits */
+    static constexpr int DPT = TBS >= RADIX ? 1 : RADIX / TBS;
+    /* wider digits than threads: 16-bit counters, two to a word (a warp row of 2048 digits takes 4
+     * KB instead of 8); every count and rank in a tile is below TILE < 2^16 */
+    static constexpr bool PACK = DPT > 1;
+    static constexpr int CROW = PACK ? RADIX / 2 : RADIX;           /* counter words per warp row */
     static constexpr size_t EXCH_BYTES = (size_t)TILE * sizeof(key); /* the keys' exchange */
-    static constexpr size_t CNT_BYTES = (size_t)NW * RADIX * 4;      /* the rank counters */
+    static constexpr size_t CNT_BYTES = (size_t)NW * CROW * 4;       /* the rank counters */
     static_assert(TBS % 32 == 0 && TBS <= 1024, "block size");
-    static_assert(TBS >= RADIX, "one thread per digit");
+    static_assert(TBS >= RADIX || (RADIX % TBS == 0 && DPT % 4 == 0), "a thread per digit, or 4k digits each");
+    static_assert(!PACK || TILE < 0x10000, "16-bit counters");
 };
 
 /* ------------------------------------------------------------- loads */
@@ -172,13 +180,15 @@ static __device__ __forceinline__ unsigned rk_peers(unsigned d)
  * the counter grows by the number of peers (cnt: this warp's RADIX counters).  The leader's atomic
  * is one predicated instruction (PTX), its address computed by every lane: written in C, the
  * compiler moves the digit, mask and address arithmetic into a divergent branch around it. */
-template <int KT, int MATCH, int DBITS>
+template <int KT, int MATCH, int DBITS, bool PACK = false>
 static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>::type k, int shift, int bits,
                                                         unsigned *cnt, unsigned *masks)
 {
     const unsigned lane = threadIdx.x & 31u;
     const unsigned d = radix_digit<KT>(k, shift, bits);
-    const unsigned addr = (unsigned)__cvta_generic_to_shared(cnt + d);
+    /* PACK: digit d's counter is half (d & 1) of word d / 2 */
+    const unsigned addr = (unsigned)__cvta_generic_to_shared(cnt + (PACK ? d >> 1 : d));
+    [[maybe_unused]] const unsigned half = PACK ? (d & 1u) * 16u : 0u;
     unsigned peers;
     if constexpr (MATCH == RK_MATCH_OR) {
         /* every lane sets its bit in its digit's word, then reads the word: its peers.  The
@@ -202,10 +212,11 @@ static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>
                  "setp.eq.u32 p, %1, %2;\n\t"
                  "@p atom.shared.add.u32 %0, [%3], %4;\n\t}"
                  : "+r"(before)
-                 : "r"(lane), "r"(leader), "r"(addr), "r"((unsigned)__popc(peers))
+                 : "r"(lane), "r"(leader), "r"(addr), "r"((unsigned)__popc(peers) << half)
                  : "memory");
     if constexpr (MATCH == RK_MATCH_OR) __syncwarp(); /* the mask word's clear before the next ORs */
     before = __shfl_sync(BALLOT_FULL, before, leader);
+    if constexpr (PACK) before = (before >> half) & 0xFFFFu;
     return before + __popc(peers & ptx_lanemask_lt());
 }
 
@@ -226,7 +237,7 @@ static __device__ __forceinline__ void rk_rank_warp(const typename radix_key_t<K
 }
 
 /* final ranks (counters = digit start + warp prefix), each key (and value) stored as it is ranked */
-template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS>
+template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS, bool PACK = false>
 static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key_t<KT>::type (&k)[KPT],
                                                         const uint32_t (&v)[PAIRS ? KPT : 1], int shift,
                                                         int bits, unsigned *cnt,
@@ -235,7 +246,7 @@ static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
-        const unsigned r = rk_rank_item<KT, MATCH, DBITS>(k[i], shift, bits, cnt, masks);
+        const unsigned r = rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks);
         s_keys[r] = k[i];
         if constexpr (PAIRS) s_vals[r] = v[i];
     }
@@ -262,12 +273,16 @@ static __device__ __forceinline__ void rk_exchange(T *s, const unsigned (&r)[KPT
 }
 
 /* the warp's digit counts only */
-template <int KT, int KPT>
+template <int KT, int KPT, bool PACK = false>
 static __device__ __forceinline__ void rk_count_warp(const typename radix_key_t<KT>::type (&k)[KPT],
                                                      int shift, int bits, unsigned *cnt)
 {
 #pragma unroll
-    for (int i = 0; i < KPT; i++) atomicAdd(cnt + radix_digit<KT>(k[i], shift, bits), 1u);
+    for (int i = 0; i < KPT; i++) {
+        const unsigned d = radix_digit<KT>(k[i], shift, bits);
+        if constexpr (PACK) atomicAdd(cnt + (d >> 1), 1u << (d & 1u) * 16u);
+        else atomicAdd(cnt + d, 1u);
+    }
 }
 
 /* thread d < RADIX: column d of the NW x RADIX counters becomes its exclusive prefixes over the
@@ -296,6 +311,55 @@ static __device__ __forceinline__ void rk_column_add(unsigned *cnt, unsigned sta
     if (threadIdx.x < (unsigned)RADIX) {
 #pragma unroll
         for (int w = 0; w < NW; w++) cnt[w * RADIX + threadIdx.x] += start;
+    }
+}
+
+/* The same for 16-bit counters (PACK) and DPT digits a thread: thread t owns digits t DPT ..
+ * t DPT + DPT - 1, the DPT / 2 words t DPT / 2 .. of every warp row (read as 8- or 16-byte words:
+ * a warp's read is conflict-free).  tot[j]: digit t DPT + j's count in the tile. */
+template <int NW, int RADIX, int DPT>
+static __device__ __forceinline__ void rk_column_scan_packed(unsigned *cnt, unsigned (&tot)[DPT])
+{
+    constexpr int ROW = RADIX / 2, WPT = DPT / 2; /* words a row, words a thread */
+    unsigned run[WPT]; /* two 16-bit running sums a word: no carry crosses halves (sums <= TILE < 2^16) */
+#pragma unroll
+    for (int q = 0; q < WPT; q++) run[q] = 0;
+    if (threadIdx.x * DPT < (unsigned)RADIX) {
+        unsigned *col = cnt + threadIdx.x * WPT;
+#pragma unroll
+        for (int w = 0; w < NW; w++) {
+            unsigned c[WPT];
+#pragma unroll
+            for (int q = 0; q < WPT; q++) c[q] = col[w * ROW + q];
+#pragma unroll
+            for (int q = 0; q < WPT; q++) {
+                col[w * ROW + q] = run[q];
+                run[q] += c[q];
+            }
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < WPT; q++) {
+        tot[2 * q] = run[q] & 0xFFFFu;
+        tot[2 * q + 1] = run[q] >> 16;
+    }
+}
+
+/* adds each owned digit's start in the tile to its counters (every value stays below 2^16) */
+template <int NW, int RADIX, int DPT>
+static __device__ __forceinline__ void rk_column_add_packed(unsigned *cnt, const unsigned (&start)[DPT])
+{
+    constexpr int ROW = RADIX / 2, WPT = DPT / 2;
+    unsigned both[WPT];
+#pragma unroll
+    for (int q = 0; q < WPT; q++) both[q] = start[2 * q] | start[2 * q + 1] << 16;
+    if (threadIdx.x * DPT < (unsigned)RADIX) {
+        unsigned *col = cnt + threadIdx.x * WPT;
+#pragma unroll
+        for (int w = 0; w < NW; w++) {
+#pragma unroll
+            for (int q = 0; q < WPT; q++) col[w * ROW + q] += both[q];
+        }
     }
 }
 

@@ -164,19 +164,39 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 1, " stores=generic prefetch=L2 ahead=resident"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
+    /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
+     * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
+     * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
+     * (radix_rank.cuh, PACK).  Slower: 6.92-11.63 ms against the ladder's 4.72 on the H100 at 2^28
+     * (onesweep.csv).  A pass runs 1.8 times the instructions of an 8-bit one (11 ballots a key; 0.25
+     * digits a key of per-digit work instead of 0.033), and its time follows them (README, Measured). */
+    OS_ROW(512, 16, 11, OS_B, true, 4, 0, "ballot", "early", ""),
+    OS_ROW(512, 16, 11, OS_B, true, 2, 0, "ballot", "early", ""),
+    OS_ROW(512, 20, 11, OS_B, true, 4, 0, "ballot", "early", ""),
+    OS_ROW(256, 24, 11, OS_B, true, 4, 0, "ballot", "early", ""),
 };
 
 /* ---- the same kernels on 64-bit keys (issue 30's u64 bar: the H100 sorted 2^27 keys in 7.74 ms
  * against CUB's 8.48, 1.094x): the ladder step's shape (384 x 15 8-byte keys), then the knobs that
- * moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter of a residency ahead) and the
- * look-back window (2 and 8 beside the ladder's 4).  Measured at 2^27 (onesweep64.csv): on the H100
- * the prefetch took 7.64-7.66 ms against 7.72-7.73 (1 % faster, two runs), on the H200 6.97 against
- * 6.63 (5 % slower); a window of 2 took 7.69 / 6.71.  No row is faster on both GPUs, so the ladder
- * keeps its configuration. */
+ * moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter of a residency ahead), the
+ * look-back window (2 and 8 beside the ladder's 4), and 11-bit digits (six passes instead of eight).
+ * Measured at 2^27 (onesweep64.csv): on the H100 the prefetch took 7.64-7.66 ms against 7.72-7.73
+ * (1 % faster, two runs), on the H200 6.97 against 6.63 (5 % slower); a window of 2 took 7.69 /
+ * 6.71.  No row is faster on both GPUs, so the ladder keeps its configuration.  A row's label names
+ * its 8-byte tile (kpt = 3/4 of the 4-byte count) and its occupancy is the u64 kernel's. */
+#define OS_ROW64(T, K, K8, B, W, PF, XN)                                                               \
+    {{"s5_onesweep", "tbs=" #T " kpt=" #K8 " bits=" #B " match=ballot counts=early lookback=" #W XN,   \
+      "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
+      os_describe<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>,          \
+                  os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>, RADIX_U64>, \
+      0, 0},                                                                                           \
+     os_scratch<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>>,           \
+     os_run<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>>, RADIX_TYPES_ALL, B}
 extern "C" const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS] = {
-    OS_ROWPM(23, 1, OS_MEM, " stores=generic"), /* the ladder step (without its small-tile fallback) */
-    OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
-    OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
-    OS_ROW(384, 20, 8, OS_B, true, 2, 0, "ballot", "early", ""),
-    OS_ROW(384, 20, 8, OS_B, true, 8, 0, "ballot", "early", ""),
+    OS_ROW64(384, 20, 15, 8, 4, 0, " stores=generic"), /* the ladder step (without its small-tile fallback) */
+    OS_ROW64(384, 20, 15, 8, 4, 2, " stores=generic prefetch=L2 ahead=resident/2"),
+    OS_ROW64(384, 20, 15, 8, 4, 4, " stores=generic prefetch=L2 ahead=resident/4"),
+    OS_ROW64(384, 20, 15, 8, 2, 0, " stores=generic"),
+    OS_ROW64(384, 20, 15, 8, 8, 0, " stores=generic"),
+    OS_ROW64(512, 16, 12, 11, 4, 0, " stores=generic"),
 };
