@@ -20,6 +20,9 @@
  *                    after a block scan of those counts it adds the digit's start in the tile.
  *                    Counter + warp-local rank is then the key's position in the tile sorted by
  *                    (digit, warp, item, lane) = (digit, tile order): stable.
+ *                    Digits wider than the block (2048 of 11 bits): PACK, 16-bit counters two to a
+ *                    word, and rk_column_scan_packed / rk_column_add_packed, thread t for digits
+ *                    t DPT .. t DPT + DPT - 1.
  *   rk_rank_exchange ranking on counters that already hold (digit start + warp prefix): each rank is
  *                    final when it is made, so the key (and value) goes to shared memory at once and
  *                    no rank is kept (the counters have their own words, not the exchange buffer's).
@@ -315,8 +318,8 @@ static __device__ __forceinline__ void rk_column_add(unsigned *cnt, unsigned sta
 }
 
 /* The same for 16-bit counters (PACK) and DPT digits a thread: thread t owns digits t DPT ..
- * t DPT + DPT - 1, the DPT / 2 words t DPT / 2 .. of every warp row (read as 8- or 16-byte words:
- * a warp's read is conflict-free).  tot[j]: digit t DPT + j's count in the tile. */
+ * t DPT + DPT - 1, the DPT / 2 consecutive words from t DPT / 2 of every warp row, and scans both
+ * halves of a word with one add.  tot[j]: digit t DPT + j's count in the tile. */
 template <int NW, int RADIX, int DPT>
 static __device__ __forceinline__ void rk_column_scan_packed(unsigned *cnt, unsigned (&tot)[DPT])
 {
