@@ -208,8 +208,8 @@ static cudaError_t os_histogram(const typename radix_key_t<KT>::type *keys, size
     return cudaGetLastError();
 }
 
-/* the one-block kernels over a pass's digits (scan, route): a thread per digit up to 1024 digits, then
- * RADIX / 1024 consecutive digits a thread */
+/* the scan of a pass's digits: a thread per digit up to 1024 digits, then RADIX / 1024 consecutive
+ * digits a thread */
 static constexpr __host__ __device__ int os_digit_threads(int dbits)
 {
     return dbits > 10 ? 1024 : 1 << dbits;
@@ -245,18 +245,17 @@ __global__ void __launch_bounds__(os_digit_threads(DBITS))
  * the first reads the input (as radix_make_plan does for all passes); m = 0 leaves the copy to
  * os_copy_kernel.  Written on the GPU, read by the pass kernels: the host never waits. */
 template <int DBITS, int MAXP>
-__global__ void __launch_bounds__(os_digit_threads(DBITS))
+__global__ void __launch_bounds__(1 << DBITS)
     os_route_kernel(const unsigned *__restrict__ hist, unsigned n, int passes, const void *keys_in,
                     void *keys_out, void *alt_keys, const uint32_t *vals_in, uint32_t *vals_out,
                     uint32_t *alt_vals, os_route<MAXP> *route)
 {
-    constexpr int RADIX = 1 << DBITS, DPT = RADIX / os_digit_threads(DBITS);
+    constexpr int RADIX = 1 << DBITS;
+    /* no step skips passes of digits wider than a block (the 11-bit rows are s5's, without the route) */
+    static_assert(DBITS <= 10, "a thread per digit");
     __shared__ unsigned s_runs[MAXP];
     for (int p = 0; p < passes; p++) {
-        bool all_one = false; /* one of my digits holds every key */
-#pragma unroll
-        for (int j = 0; j < DPT; j++) all_one |= hist[p * RADIX + threadIdx.x * DPT + j] == n;
-        const int trivial = __syncthreads_or(all_one);
+        const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
         if (threadIdx.x == 0) s_runs[p] = !trivial;
     }
     if (threadIdx.x != 0) return;
@@ -377,7 +376,8 @@ static __device__ __forceinline__ void os_store_n(unsigned *p, const unsigned (&
  * The digits not yet done are the bits of a mask, so that a descriptor costs a few instructions: a
  * first version that kept a flag per digit and a stop flag per window compiled to ~40 PTX
  * instructions a descriptor, and one 11-bit pass over 2^26 keys ran 416 M warp instructions; with the
- * mask 315 M (Nsight Compute, H100; an 8-bit pass: 179 M). */
+ * mask 315 M (Nsight Compute, H100; an 8-bit pass: 179 M).  One digit a thread keeps os_lookback,
+ * whose instructions the ladder's kernels were measured with. */
 template <int RADIX, int W, int DPT>
 static __device__ __forceinline__ void os_lookback_n(const unsigned *col, unsigned tile, unsigned epoch,
                                                      unsigned (&excl)[DPT])
@@ -583,7 +583,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
         __syncthreads(); /* every warp's counts */
 
-        /* thread d: digit d's count in the tile; published at once (tile 0 knows its inclusive prefix) */
+        /* thread t: the counts in the tile of its digits d0 .. d0 + DPT - 1, published at once (tile 0
+         * knows its inclusive prefix) */
         unsigned total[DPT], mine[DPT], sum = 0;
         if constexpr (PACK) rk_column_scan_packed<NW, RADIX, DPT>(s_cnt, total);
         else total[0] = rk_column_scan<NW, RADIX>(s_cnt);
@@ -768,7 +769,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     os_scan_kernel<DBITS><<<rp.passes, os_digit_threads(DBITS), 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
     KIT_TRY(cudaGetLastError());
     if constexpr (C::SKIP) {
-        os_route_kernel<DBITS, P::MAXP><<<1, os_digit_threads(DBITS), 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
+        os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route);
         KIT_TRY(cudaGetLastError());
     }

@@ -200,3 +200,4 @@ extern "C" const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS
     OS_ROW64(384, 20, 15, 8, 8, 0, " stores=generic"),
     OS_ROW64(512, 16, 12, 11, 4, 0, " stores=generic"),
 };
+static_assert(os_kpt(20, RADIX_U64) == 15 && os_kpt(16, RADIX_U64) == 12, "OS_ROW64's labels name the 8-byte tile");
