@@ -90,7 +90,7 @@ static const kit_experiment experiments[] = {
     {"srts_bits", "s2 (SRTS) with 1..5-bit digits: Merrill & Grimshaw's bathtub", exp_srts},
     {"rowdask", "s3 (Row-DASk) nWarps x nWork (Brown's Tables 9.10-9.11)", exp_rowdask},
     {"onesweep", "s5 (Onesweep) tile shapes and digit widths", exp_onesweep},
-    {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window", exp_onesweep64},
+    {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window, tiles", exp_onesweep64},
 };
 
 static const kit_chapter chapter = {

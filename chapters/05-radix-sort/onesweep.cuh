@@ -20,7 +20,7 @@
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, bool VLATE_ = false>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -38,6 +38,10 @@ struct os_cfg {
      * tile whose block starts about when this one ends), so that DRAM keeps streaming while the resident blocks
      * rank, wait on the look-back and scatter (the distance from kit_prefetch_tiles) */
     static constexpr int PF = PF_;
+    /* pairs: the values loaded after the keys are ranked and in shared memory (in flight during the
+     * look-back), each key's rank kept in 16 bits meanwhile, instead of loaded with the keys: the
+     * ranking holds a key's registers only, so a block takes the keys' register budget */
+    static constexpr bool VLATE = VLATE_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -468,9 +472,10 @@ static constexpr size_t os_smem()
  * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
  * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
  * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two. */
-static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early)
+static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early,
+                                                 bool vlate = false)
 {
-    const int need = (kpt * (key_words + (pairs || !early ? 1 : 0)) + 36 + 7) / 8 * 8;
+    const int need = (kpt * (key_words + ((pairs && !vlate) || !early ? 1 : 0)) + 36 + 7) / 8 * 8;
     const int fit = 65536 / (tbs * need), least = tbs > 512 ? 1 : 2;
     return fit < least ? least : fit > 4 ? 4 : fit;
 }
@@ -479,7 +484,8 @@ template <int KT, bool PAIRS, class C>
 static constexpr __host__ __device__ int os_blocks()
 {
     return kit_min_blocks(C::TBS, C::MINB ? C::MINB
-                                          : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY));
+                                          : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY,
+                                                                  C::VLATE));
 }
 
 /* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
@@ -500,6 +506,9 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST, PACK = S::PACK;
     static_assert(!PACK || (EARLY && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
     static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
+    constexpr bool VL = PAIRS && C::VLATE; /* values loaded after the ranking */
+    static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
+    static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
@@ -560,10 +569,11 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     K k[KPT];
     uint32_t v[PAIRS ? KPT : 1];
     unsigned r[EARLY ? 1 : KPT];
+    unsigned rp[VL ? (KPT + 1) / 2 : 1]; /* VL: the keys' ranks, two to a word */
     {
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
         rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
-        if constexpr (EARLY && PAIRS) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+        if constexpr (EARLY && PAIRS && !VL) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
         if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
@@ -620,7 +630,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             }
             __syncthreads();
             const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-            if constexpr (PAIRS && !EARLY) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
+            if constexpr (PAIRS && (!EARLY || VL)) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
             for (int i = 0; i < KPT; i++) {
                 rk_st<C::MEM>(kout + g + i * 32u, k[i]);
@@ -636,7 +646,10 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
-            if constexpr (EARLY) {
+            if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
+                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK>(k, shift, bits, my_cnt, s_keys, rp, my_masks);
+                rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
+            } else if constexpr (EARLY) {
                 rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK>(k, v, shift, bits, my_cnt, s_keys, s_vals,
                                                                      my_masks);
             } else {
@@ -656,6 +669,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j] - tstart[j];
             }
             if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
+            if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
             __syncthreads(); /* the exchange and the offsets complete */
             rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
         }
@@ -717,25 +731,27 @@ static bool os_fits()
 }
 
 /* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
- * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C otherwise; and F where that one's
- * block does not fit this GPU (F = C: no fallback, the launch is refused with the reason). */
-template <int KT, bool PAIRS, class C, class CP>
-using os_pick = typename std::conditional<PAIRS && KT != RADIX_U64, CP, C>::type;
+ * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C8 for 8-byte keys (keys only and
+ * pairs), C otherwise; and F where that one's block does not fit this GPU (F = C: no fallback, the
+ * launch is refused with the reason). */
+template <int KT, bool PAIRS, class C, class CP, class C8 = C>
+using os_pick = typename std::conditional<KT == RADIX_U64, C8,
+                                          typename std::conditional<PAIRS, CP, C>::type>::type;
 
-template <int KT, bool PAIRS, class C, class F, class CP>
+template <int KT, bool PAIRS, class C, class F, class CP, class C8>
 static size_t os_scratch_pick(size_t n)
 {
-    typedef os_pick<KT, PAIRS, C, CP> U;
+    typedef os_pick<KT, PAIRS, C, CP, C8> U;
     if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>()) return os_scratch_t<KT, U>(n, PAIRS);
     return os_scratch_t<KT, F>(n, PAIRS);
 }
 
-template <class C, class F = C, class CP = C>
+template <class C, class F = C, class CP = C, class C8 = C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        return pairs ? os_scratch_pick<KT, true, C, F, CP>(n) : os_scratch_pick<KT, false, C, F, CP>(n);
+        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8>(n) : os_scratch_pick<KT, false, C, F, CP, C8>(n);
     });
 }
 
@@ -796,7 +812,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C, class CP = C>
+template <class C, class F = C, class CP = C, class C8 = C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -807,7 +823,7 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
-        typedef os_pick<KT, PAIRS, C, CP> U;
+        typedef os_pick<KT, PAIRS, C, CP, C8> U;
         if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>())
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
         return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);

@@ -44,23 +44,22 @@ dropall(s, k) = k > words(os_defaults) ? s : dropall(drop(s, word(os_defaults, k
 short(s) = dropall(s, 1)
 os_sed = ''
 do for [w in os_defaults] { os_sed = os_sed.sprintf('s/%s //; ', w) }
-# the u64 table (onesweep64): its rows name their 8-byte tile (kpt=15) and the bench appends the u64
-# kernel's blocks per SM; the H200's run of 2026-11-27 predates those labels (kpt=20 with the 4-byte
-# pairs tile, and the 4-byte kernel's blocks per SM), so those words are dropped, and with them the
-# defaults every row shares
-cut(s, w) = (i = strstrt(s, w), i == 0 ? s : s[1:i - 1])
-short64(s) = cut(drop(drop(drop(drop(drop(short(s), 'kpt=20 '), 'kpt=15 '), '(pairs: 23) '), '(pairs: 1) '), 'stores=generic '), ' blocks/SM=')
-os64_sed = 's/kpt=20 //; s/kpt=15 //; s/(pairs: 23) //; s/(pairs: 1) //; s/stores=generic //; s/ blocks\/SM=.*//; '
+# the u64 table (onesweep64): its rows name their 8-byte tile (kpt = 3/4 of the 4-byte count) and
+# the bench appends the u64 kernel's blocks per SM (twice where the row's label names a register
+# budget: dedup keeps one); the ladder's defaults (os64_defaults) are left out
+dedup(s) = (i = strstrt(s, ' blocks/SM='), i == 0 ? s : (j = strstrt(s[i + 1:], ' blocks/SM='), j == 0 ? s : s[1:i + j - 1]))
+short64(s) = dedup(drop(drop(drop(drop(drop(drop(drop(s, 'tbs=512 '), 'kpt=12 '), 'bits=8 '), 'match=ballot '), 'counts=early '), 'lookback=4 '), 'stores=generic '))
+os64_sed = 's/tbs=512 //; s/kpt=12 //; s/bits=8 //; s/match=ballot //; s/counts=early //; s/lookback=4 //; s/stores=generic //; s/ blocks\/SM=\([0-9]*\) blocks\/SM=[0-9]*/ blocks\/SM=\1/; '
 tall_png = "set terminal pngcairo size 1200,TALL font ',11' noenhanced; set output sprintf('%s/%s%s.png', dir, FIG, SUFFIX)"
 tall_svg = "set terminal svg size 1200,TALL font ',11' noenhanced dynamic; set output sprintf('%s/%s%s.svg', dir, FIG, SUFFIX)"
-os64_defaults = 'tbs=384 kpt=15 (u64) bits=8 match=ballot counts=early stores=generic'
+os64_defaults = 'tbs=512 kpt=12 (u64) bits=8 match=ballot counts=early lookback=4 stores=generic'
 do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_radix_sort verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9
         stepname = E eq 'srts_bits' ? 's2_srts' : E eq 'rowdask' ? 's3_rowdask' : 's5_onesweep'
         if (stepname eq 's5_onesweep') { # the longest (shortened) label, rotated below the plot
-            lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, os_sed.(E eq 'onesweep64' ? os64_sed : ''))))
+            lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, E eq 'onesweep64' ? os64_sed : os_sed)))
         }
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }

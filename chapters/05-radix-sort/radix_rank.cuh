@@ -28,6 +28,8 @@
  *                    no rank is kept (the counters have their own words, not the exchange buffer's).
  *   rk_fixup_exchange  ranking done first on zeroed counters: warp-local rank + counter, then store.
  *   rk_exchange      values to ranks already final.
+ *   rk_rank_exchange_keep, rk_exchange_packed  the keys stored as rk_rank_exchange does, their ranks
+ *                    kept 16 bits each; the values, loaded meanwhile, stored to those ranks later.
  *   rk_scatter_out   position p = i*TBS + t of the sorted tile is read by thread t (conflict-free)
  *                    and written to out[goff[digit] + p], where goff[d] = the digit's global start
  *                    for this tile minus its start in the tile.  Consecutive threads hold consecutive
@@ -253,6 +255,33 @@ static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key
         s_keys[r] = k[i];
         if constexpr (PAIRS) s_vals[r] = v[i];
     }
+}
+
+/* rk_rank_exchange for the keys only: each key stored at its final rank, the rank kept in 16 bits,
+ * two to a word (rp[i / 2], item i in half i & 1), for values that arrive later (rk_exchange_packed) */
+template <int KT, int KPT, int MATCH, int DBITS, bool PACK = false>
+static __device__ __forceinline__ void rk_rank_exchange_keep(const typename radix_key_t<KT>::type (&k)[KPT],
+                                                             int shift, int bits, unsigned *cnt,
+                                                             typename radix_key_t<KT>::type *s_keys,
+                                                             unsigned (&rp)[(KPT + 1) / 2],
+                                                             unsigned *masks = nullptr)
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        const unsigned r = rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks);
+        s_keys[r] = k[i];
+        if (i & 1) rp[i / 2] |= r << 16;
+        else rp[i / 2] = r;
+    }
+}
+
+/* the values to the ranks rk_rank_exchange_keep kept */
+template <int KPT>
+static __device__ __forceinline__ void rk_exchange_packed(uint32_t *s, const unsigned (&rp)[(KPT + 1) / 2],
+                                                          const uint32_t (&v)[KPT])
+{
+#pragma unroll
+    for (int i = 0; i < KPT; i++) s[(i & 1) ? rp[i / 2] >> 16 : rp[i / 2] & 0xFFFFu] = v[i];
 }
 
 /* the packed warp-local ranks made tile-wide (counters = digit start + warp prefix) and the keys

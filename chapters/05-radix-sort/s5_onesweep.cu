@@ -59,8 +59,9 @@
  * 9.30.  It is measured, not documented: the onesweep table keeps the global stores as a row. */
 #define OS_MEM RK_ST_GEN
 typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder;
-/* Its block needs up to 82 KB of shared memory (64-bit keys with values).  Where the GPU grants less
- * per block (Turing: 64 KB) the ladder step takes this tile, 384 x 10 keys (u64: 7), at most 46 KB:
+/* Its blocks need up to 89 KB of shared memory (64-bit keys with values, in os_ladder64's tile below).
+ * Where the GPU grants less per block than a sort's tile needs (Turing: 64 KB; the 4-byte keys alone
+ * take 43 KB, 64-bit keys 65 KB) the ladder step takes this tile, 384 x 10 keys (u64: 7), at most 46 KB:
  * within the 48 KB every CUDA GPU grants without opting in, two blocks of 4-byte keys per Turing SM.
  * The choice is made per key type and pairs at run time (radix_block_fits), the same one for the
  * scratch size and the run.  The tuning rows have no such fallback: where they do not fit they are
@@ -71,21 +72,26 @@ typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
  * ms against 384 x 20's 9.68 on the H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had
  * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores). */
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
-extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 15; kpt=10 where a block "
-                                         "gets < 82 KB) bits=8 match=ballot counts=early lookback=4 (4-byte "
-                                         "pairs: 1) stores=generic hist=lane copies";
+/* 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
+ * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads.  In the
+ * radix64-onesweep table (H100, 2^27 uniform u64 keys) 7.65 ms against 7.73; three blocks of 384 x 15
+ * or 384 x 12 (56 registers) took 8.17-8.23, four of 256 x 15 8.73. */
+typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder64;
+extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 512 x 12; kpt=10 where a "
+                                         "block gets less than its tile needs) bits=8 match=ballot counts=early "
+                                         "lookback=4 (4-byte pairs: 1) stores=generic hist=lane copies";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs>(n, type, pairs);
+    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    return os_run<os_ladder, os_ladder_small, os_ladder_pairs>(keys_in, keys_out, vals_in, vals_out, n, type,
-                                                               begin_bit, end_bit, scratch, s);
+    return os_run<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(keys_in, keys_out, vals_in, vals_out,
+                                                                            n, type, begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
@@ -109,18 +115,19 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 /* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
  * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
-#define OS_ROWPMF(KP, W, MEM, HC, PF, XN)                                                             \
+#define OS_ROWPMFV(KP, W, MEM, HC, PF, VL, XN)                                                        \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
                      " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
       os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>>, 0, 0},  \
      os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
                 os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
-                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF>>,           \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,       \
      os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
             os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
-            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF>>,               \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,           \
      RADIX_TYPES_ALL, 8}
+#define OS_ROWPMF(KP, W, MEM, HC, PF, XN) OS_ROWPMFV(KP, W, MEM, HC, PF, false, XN)
 #define OS_ROWPMH(KP, W, MEM, HC, XN) OS_ROWPMF(KP, W, MEM, HC, 0, XN)
 #define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
 #define OS_B RK_MATCH_BALLOT
@@ -164,6 +171,17 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 1, " stores=generic prefetch=L2 ahead=resident"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
+    /* 4-byte pairs with their values loaded after the keys are ranked (os_cfg VLATE; in flight during
+     * the look-back): the ranking holds the keys' registers only and a key's rank waits in 16 bits for
+     * its value.  Slower on the H100 at 2^28 uniform pairs: 8.94 ms against the ladder's 8.77 in the
+     * same two blocks of 384 x 23 (the loads no longer overlap the ranking), 10.12 in three blocks of
+     * 384 x 18 (56 registers, no spills); 384 x 20 (5 words spilled) and x 16 in three took 10.65 and
+     * 10.32.  The third block an SM made pairs slower, not faster: their pass is not short of warps
+     * to hide its latency (4-byte keys alone gain 12 % from it, the onesweep table's blocks/SM=2 row). */
+    OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
+    OS_ROWPMFV(20, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
+    OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
+    OS_ROWPMFV(16, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
     /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
      * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
      * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
@@ -176,28 +194,36 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROW(256, 24, 11, OS_B, true, 4, 0, "ballot", "early", ""),
 };
 
-/* ---- the same kernels on 64-bit keys (issue 30's u64 bar: the H100 sorted 2^27 keys in 7.74 ms
- * against CUB's 8.48, 1.094x): the ladder step's shape (384 x 15 8-byte keys), then the knobs that
- * moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter of a residency ahead), the
- * look-back window (2 and 8 beside the ladder's 4), and 11-bit digits (six passes instead of eight).
- * Measured at 2^27 (onesweep64.csv): on the H100 the prefetch took 7.64-7.66 ms against 7.72-7.73
- * (1 % faster, two runs), on the H200 6.97 against 6.63 (5 % slower); a window of 2 took 7.69 /
- * 6.71.  No row is faster on both GPUs, so the ladder keeps its configuration.  A row's label names
- * its 8-byte tile (kpt = 3/4 of the 4-byte count) and its occupancy is the u64 kernel's. */
-#define OS_ROW64(T, K, K8, B, W, PF, XN)                                                               \
+/* ---- the same kernels on 64-bit keys (issue 30's u64 bar, 1.1x CUB: the H100 sorted 2^27 keys in 7.73
+ * ms against CUB's 8.47 with the 4-byte keys' shape, 384 x 15 8-byte keys, 1.095x): the ladder step
+ * (512 x 12), then the knobs that moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter
+ * of a residency ahead), the look-back window (2 and 8 beside the ladder's 4), 11-bit digits (six
+ * passes instead of eight), and other tiles and register budgets.  With 384 x 15 (onesweep64.csv of
+ * the earlier runs) the prefetch took 7.64-7.66 ms on the H100 against 7.72-7.73 and 6.97 on the H200
+ * against 6.63.  A row's label names its 8-byte tile (kpt = 3/4 of the 4-byte count) and its
+ * occupancy is the u64 kernel's. */
+#define OS_ROW64(T, K, K8, B, W, PF, XN) OS_ROW64M(T, K, K8, B, W, PF, 0, XN)
+#define OS_ROW64M(T, K, K8, B, W, PF, MB, XN)                                                          \
     {{"s5_onesweep", "tbs=" #T " kpt=" #K8 " bits=" #B " match=ballot counts=early lookback=" #W XN,   \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>,          \
-                  os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>, RADIX_U64>, \
+      os_describe<os_cfg<T, K, B, OS_B, true, W, MB, false, false, OS_MEM, OS_HIST_LANES, PF>,          \
+                  os_cfg<T, K, B, OS_B, true, W, MB, false, false, OS_MEM, OS_HIST_LANES, PF>, RADIX_U64>, \
       0, 0},                                                                                           \
-     os_scratch<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>>,           \
-     os_run<os_cfg<T, K, B, OS_B, true, W, 0, false, false, OS_MEM, OS_HIST_LANES, PF>>, RADIX_TYPES_ALL, B}
+     os_scratch<os_cfg<T, K, B, OS_B, true, W, MB, false, false, OS_MEM, OS_HIST_LANES, PF>>,           \
+     os_run<os_cfg<T, K, B, OS_B, true, W, MB, false, false, OS_MEM, OS_HIST_LANES, PF>>, RADIX_TYPES_ALL, B}
 extern "C" const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS] = {
-    OS_ROW64(384, 20, 15, 8, 4, 0, " stores=generic"), /* the ladder step (without its small-tile fallback) */
-    OS_ROW64(384, 20, 15, 8, 4, 2, " stores=generic prefetch=L2 ahead=resident/2"),
-    OS_ROW64(384, 20, 15, 8, 4, 4, " stores=generic prefetch=L2 ahead=resident/4"),
-    OS_ROW64(384, 20, 15, 8, 2, 0, " stores=generic"),
-    OS_ROW64(384, 20, 15, 8, 8, 0, " stores=generic"),
+    OS_ROW64(512, 16, 12, 8, 4, 0, " stores=generic"), /* the ladder step (without its small-tile fallback) */
+    OS_ROW64(512, 16, 12, 8, 4, 2, " stores=generic prefetch=L2 ahead=resident/2"),
+    OS_ROW64(512, 16, 12, 8, 4, 4, " stores=generic prefetch=L2 ahead=resident/4"),
+    OS_ROW64(512, 16, 12, 8, 2, 0, " stores=generic"),
+    OS_ROW64(512, 16, 12, 8, 8, 0, " stores=generic"),
     OS_ROW64(512, 16, 12, 11, 4, 0, " stores=generic"),
+    /* other 8-byte tiles and register budgets: the 4-byte keys' shape (the ladder's until issue 30's
+     * last change: 80 registers, two blocks), three blocks of it (56 registers), 384 x 12 in three,
+     * 256 x 15 in four (64 registers) */
+    OS_ROW64(384, 20, 15, 8, 4, 0, " stores=generic"),
+    OS_ROW64M(384, 20, 15, 8, 4, 0, 3, " stores=generic blocks/SM=3"),
+    OS_ROW64M(384, 16, 12, 8, 4, 0, 3, " stores=generic blocks/SM=3"),
+    OS_ROW64M(256, 20, 15, 8, 4, 0, 4, " stores=generic blocks/SM=4"),
 };
 static_assert(os_kpt(20, RADIX_U64) == 15 && os_kpt(16, RADIX_U64) == 12, "OS_ROW64's labels name the 8-byte tile");

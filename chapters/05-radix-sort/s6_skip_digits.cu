@@ -28,18 +28,19 @@
 typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg;
 typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg_small;
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN> s6_cfg_pairs;
+typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg64;
 extern "C" const char radix_s6_param[] = "s5's tiles and knobs + constant digits skipped on the GPU";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs>(n, type, pairs);
+    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s6_skip_digits(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                             uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                             void *scratch, cudaStream_t s)
 {
-    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
+    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
                                                       end_bit, scratch, s);
 }
 
