@@ -471,7 +471,8 @@ static constexpr size_t os_smem()
  * holds: kit_min_blocks; Turing holds two blocks of 384): the arrays a thread holds at
  * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
  * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
- * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two. */
+ * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two.
+ * Pairs whose values are loaded late (VLATE) hold no value through the ranking: the keys' budget. */
 static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early,
                                                  bool vlate = false)
 {

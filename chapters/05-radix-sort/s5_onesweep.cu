@@ -74,8 +74,9 @@ typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
 /* 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
  * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads.  In the
- * radix64-onesweep table (H100, 2^27 uniform u64 keys) 7.65 ms against 7.73; three blocks of 384 x 15
- * or 384 x 12 (56 registers) took 8.17-8.23, four of 256 x 15 8.73. */
+ * radix64-onesweep table (2^27 uniform u64 keys) 7.65 ms against 7.73 on the H100, 6.52 against 6.63
+ * on the H200; three blocks of 384 x 15 or 384 x 12 (56 registers) took 8.18-8.25 on the H100, four
+ * of 256 x 15 8.76 (faster on the H200: 6.15-6.59, README). */
 typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder64;
 extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 512 x 12; kpt=10 where a "
                                          "block gets less than its tile needs) bits=8 match=ballot counts=early "

@@ -40,8 +40,8 @@ extern "C" cudaError_t radix_s6_skip_digits(const void *keys_in, void *keys_out,
                                             uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                             void *scratch, cudaStream_t s)
 {
-    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
-                                                      end_bit, scratch, s);
+    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(keys_in, keys_out, vals_in, vals_out, n, type,
+                                                                begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s6_describe(kit_kernel_desc *d)
