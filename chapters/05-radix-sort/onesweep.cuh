@@ -14,13 +14,14 @@
 #include "kit_arch.cuh"
 #include "radix_rank.cuh"
 
+enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pairs' values wait */
 #define OS_HIST_LANES 32 /* the histogram kernel's copies of each counter: one per lane (os_hist_kernel) */
 
 /* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, bool VLATE_ = false>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -38,10 +39,14 @@ struct os_cfg {
      * tile whose block starts about when this one ends), so that DRAM keeps streaming while the resident blocks
      * rank, wait on the look-back and scatter (the distance from kit_prefetch_tiles) */
     static constexpr int PF = PF_;
-    /* pairs: the values loaded after the keys are ranked and in shared memory (in flight during the
-     * look-back), each key's rank kept in 16 bits meanwhile, instead of loaded with the keys: the
-     * ranking holds a key's registers only, so a block takes the keys' register budget */
-    static constexpr bool VLATE = VLATE_;
+    /* pairs, 0: the values loaded with the keys into registers.  OS_VLATE: loaded after the keys are
+     * ranked and in shared memory (in flight during the look-back), each key's rank kept in 16 bits
+     * meanwhile: the ranking holds a key's registers only, so a block takes the keys' register
+     * budget.  OS_VSTAGE: as OS_VLATE, but the values are copied into the values' exchange buffer by
+     * cp.async when the tile's keys are loaded (in flight during the ranking, in no register), and
+     * read back from there once the keys are ranked (before sm_80, which has no cp.async: loaded and
+     * stored to that buffer by the thread, then ranked) */
+    static constexpr int VLATE = VLATE_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -486,7 +491,7 @@ static constexpr __host__ __device__ int os_blocks()
 {
     return kit_min_blocks(C::TBS, C::MINB ? C::MINB
                                           : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY,
-                                                                  C::VLATE));
+                                                                  C::VLATE != OS_VEARLY));
 }
 
 /* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
@@ -507,7 +512,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST, PACK = S::PACK;
     static_assert(!PACK || (EARLY && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
     static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
-    constexpr bool VL = PAIRS && C::VLATE; /* values loaded after the ranking */
+    constexpr bool VL = PAIRS && C::VLATE != OS_VEARLY; /* values in no register through the ranking */
+    constexpr bool VS = PAIRS && C::VLATE == OS_VSTAGE;  /* ... but staged in shared memory meanwhile */
     static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
     static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
     constexpr unsigned TILE = S::TILE;
@@ -575,6 +581,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
         rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
         if constexpr (EARLY && PAIRS && !VL) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+        if constexpr (VS) rk_stage<KPT>(s_vals, vin + base + t0, tile_n, tile_n == TILE); /* no register */
         if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
@@ -631,7 +638,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             }
             __syncthreads();
             const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-            if constexpr (PAIRS && (!EARLY || VL)) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
+            if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
+            else if constexpr (PAIRS && (!EARLY || VL)) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
             for (int i = 0; i < KPT; i++) {
                 rk_st<C::MEM>(kout + g + i * 32u, k[i]);
@@ -649,7 +657,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
                 rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK>(k, shift, bits, my_cnt, s_keys, rp, my_masks);
-                rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
+                if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
+                else rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
             } else if constexpr (EARLY) {
                 rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK>(k, v, shift, bits, my_cnt, s_keys, s_vals,
                                                                      my_masks);
@@ -670,6 +679,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j] - tstart[j];
             }
             if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
+            if constexpr (VS) __syncthreads(); /* every thread has read its staged values */
             if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
             __syncthreads(); /* the exchange and the offsets complete */
             rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);

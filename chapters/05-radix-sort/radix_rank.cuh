@@ -6,6 +6,8 @@
  *                    element-aligned address) and each warp owns one contiguous segment of the tile.
  *                    A partial tile is padded with the type's largest key (image all ones: its digit
  *                    is the largest of every pass, so the pads rank after every real key of the tile).
+ *   rk_stage         the same items of 4-byte values copied into shared memory by cp.async (in flight
+ *   rk_unstage       in no register), and read back by the thread that copied them.
  *   rk_peers         the lanes whose digit equals mine: __match_any_sync, or DBITS ballots (one per
  *                    bit, complemented where my bit is 0, ANDed): the same mask, other instructions;
  *                    or (RK_MATCH_OR, in rk_rank_item) a shared-memory OR into a row of RADIX mask
@@ -146,6 +148,43 @@ static __device__ __forceinline__ void rk_load(const T *__restrict__ src, unsign
 #pragma unroll
         for (int i = 0; i < KPT; i++) v[i] = first + i * 32u < tile_n ? rk_ld<MEM>(p + i * 32) : pad;
     }
+}
+
+/* The tile's values copied into shared memory (s: the tile's buffer, in tile order) by cp.async:
+ * the copies are in flight while the keys are ranked and hold no register.  Each thread copies the
+ * items rk_load would give it and reads back only those (rk_unstage), so no barrier is needed between
+ * the two.  Items past tile_n are zero-filled (nothing read).  Before sm_80 (no cp.async) the thread
+ * loads and stores them itself. */
+template <int KPT>
+static __device__ __forceinline__ void rk_stage(uint32_t *s, const uint32_t *src, unsigned tile_n, bool full)
+{
+    const unsigned first = (threadIdx.x >> 5) * (KPT * 32u) + (threadIdx.x & 31u);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(s + first);
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        const bool in = full || first + i * 32u < tile_n;
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + i * 128u),
+                     "l"(in ? src + first + i * 32u : src), "r"(in ? 4u : 0u)
+                     : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#else
+#pragma unroll
+    for (int i = 0; i < KPT; i++) s[first + i * 32u] = full || first + i * 32u < tile_n ? src[first + i * 32u] : 0u;
+#endif
+}
+
+/* this thread's staged items back, in rk_load's order */
+template <int KPT>
+static __device__ __forceinline__ void rk_unstage(const uint32_t *s, uint32_t (&v)[KPT])
+{
+    const unsigned first = (threadIdx.x >> 5) * (KPT * 32u) + (threadIdx.x & 31u);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+#pragma unroll
+    for (int i = 0; i < KPT; i++) v[i] = s[first + i * 32u];
 }
 
 /* ------------------------------------------------------------ ranking */

@@ -70,7 +70,9 @@ typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
 /* 4-byte keys with values: CUB's sm_90 pairs tile, 384 x 23 (82 KB; the small tile where that does not
  * fit), with a look-back window of 1.  In the onesweep table at 2^28 uniform pairs 384 x 23 took 9.39
  * ms against 384 x 20's 9.68 on the H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had
- * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores). */
+ * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores).  The
+ * tuning table's staged values (OS_VSTAGE) sort uniform pairs faster in 384 x 32 (H100: 8.34 ms
+ * against 8.77) but were slower on sorted keys as the ladder's tile (README, Measured): not taken. */
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
 /* 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
  * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads.  In the
@@ -128,7 +130,7 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
             os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
             os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,           \
      RADIX_TYPES_ALL, 8}
-#define OS_ROWPMF(KP, W, MEM, HC, PF, XN) OS_ROWPMFV(KP, W, MEM, HC, PF, false, XN)
+#define OS_ROWPMF(KP, W, MEM, HC, PF, XN) OS_ROWPMFV(KP, W, MEM, HC, PF, OS_VEARLY, XN)
 #define OS_ROWPMH(KP, W, MEM, HC, XN) OS_ROWPMF(KP, W, MEM, HC, 0, XN)
 #define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
 #define OS_B RK_MATCH_BALLOT
@@ -172,17 +174,32 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 1, " stores=generic prefetch=L2 ahead=resident"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 2, " stores=generic prefetch=L2 ahead=resident/2"),
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
-    /* 4-byte pairs with their values loaded after the keys are ranked (os_cfg VLATE; in flight during
-     * the look-back): the ranking holds the keys' registers only and a key's rank waits in 16 bits for
-     * its value.  Slower on the H100 at 2^28 uniform pairs: 8.94 ms against the ladder's 8.77 in the
-     * same two blocks of 384 x 23 (the loads no longer overlap the ranking), 10.12 in three blocks of
-     * 384 x 18 (56 registers, no spills); 384 x 20 (5 words spilled) and x 16 in three took 10.65 and
-     * 10.32.  The third block an SM made pairs slower, not faster: their pass is not short of warps
+    /* 4-byte pairs with their values loaded after the keys are ranked (os_cfg VLATE = OS_VLATE; in
+     * flight during the look-back): the ranking holds the keys' registers only and a key's rank waits
+     * in 16 bits for its value.  Slower on the H100 at 2^28 uniform pairs: 8.93 ms against the ladder's
+     * 8.78 in the same two blocks of 384 x 23 (the loads no longer overlap the ranking), 10.16 in three
+     * blocks of 384 x 18 (56 registers, no spills); 384 x 20 (5 words spilled) and x 16 in three took
+     * 10.67 and 10.35.  The third block an SM made pairs slower, not faster: their pass is not short of warps
      * to hide its latency (4-byte keys alone gain 12 % from it, the onesweep table's blocks/SM=2 row). */
-    OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
-    OS_ROWPMFV(20, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
-    OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
-    OS_ROWPMFV(16, 1, OS_MEM, OS_HIST_LANES, 0, true, " stores=generic values=late"),
+    OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
+    OS_ROWPMFV(20, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
+    OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
+    OS_ROWPMFV(16, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
+    /* 4-byte pairs with their values staged (os_cfg VLATE = OS_VSTAGE): copied by cp.async into the
+     * values' exchange buffer when the keys are loaded, in flight during the ranking as in the ladder
+     * step but in no register, as with late values, so that the tile can grow in two blocks an SM:
+     * 384 x 23 (as the ladder step), x 26, x 28 (80 registers, no spill), x 32 (2 words spilled; two
+     * blocks of 109 KB, the most two Hopper blocks hold), and three blocks of 384 x 18 (56 registers).
+     * On the H100 at 2^28 uniform pairs 8.75, 8.52, 8.46, 8.34 and 10.05 ms against the ladder's 8.78
+     * and CUB's 9.14: the larger tile pays, the third block does not.  As the ladder's pairs tile (a
+     * trial run of the inputs experiment, H100) 384 x 32 took 8.58 ms on sorted pairs against 384 x
+     * 23's 8.10 (CUB 8.74), and s6 8.67 ms on uniform pairs against s5's 8.32: not taken before those
+     * are understood (README, Measured). */
+    OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
+    OS_ROWPMFV(26, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
+    OS_ROWPMFV(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
+    OS_ROWPMFV(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
+    OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
      * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
      * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
