@@ -57,16 +57,17 @@ static cudaError_t exp_keys64(kit_bench *b)
     return kit_ladder_sweep(b, &radix_ladder64, 10, b->max_log2 - 1, "uniform", 0, 0);
 }
 
-/* tuning table T at 2^log2 (uniform keys), then main ladder M in the same run (for the ratios) */
+/* tuning table T at 2^log2, then main ladder M in the same run (for the ratios): on uniform keys, or
+ * on the first input --input names (NULL: the problem's first input unless --input says) */
 static cudaError_t table_then(kit_bench *b, const kit_ladder *T, const kit_ladder *M, int log2)
 {
     const kit_shape sh = kit_bench_shape(b, T->P, (size_t)1 << log2);
     cudaError_t e;
     b->param_occupancy = 1;
-    e = kit_ladder_point(b, T, &sh, "uniform");
+    e = kit_ladder_point(b, T, &sh, NULL);
     b->param_occupancy = 0;
     if (e != cudaSuccess) return e;
-    return kit_ladder_point(b, M, &sh, "uniform");
+    return kit_ladder_point(b, M, &sh, NULL);
 }
 static cudaError_t table_then_ladder(kit_bench *b, const kit_ladder *T)
 {
@@ -89,7 +90,7 @@ static const kit_experiment experiments[] = {
     {"keys64", "u64 keys vs n: the steps that take them, CUB, Thrust", exp_keys64},
     {"srts_bits", "s2 (SRTS) with 1..5-bit digits: Merrill & Grimshaw's bathtub", exp_srts},
     {"rowdask", "s3 (Row-DASk) nWarps x nWork (Brown's Tables 9.10-9.11)", exp_rowdask},
-    {"onesweep", "s5 (Onesweep) tile shapes and digit widths", exp_onesweep},
+    {"onesweep", "s5 (Onesweep) tile shapes and digit widths (uniform keys; --input: another)", exp_onesweep},
     {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window, tiles", exp_onesweep64},
 };
 
