@@ -21,8 +21,7 @@ enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pa
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0,
-          bool SWZ_ = false>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -48,8 +47,6 @@ struct os_cfg {
      * read back from there once the keys are ranked (before sm_80, which has no cp.async: loaded and
      * stored to that buffer by the thread, then ranked) */
     static constexpr int VLATE = VLATE_;
-    /* the exchange's slots swizzled (radix_rank.cuh, rk_slot): a key's bank XOR-ed by its row */
-    static constexpr bool SWZ = SWZ_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -519,7 +516,6 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     constexpr bool VS = PAIRS && C::VLATE == OS_VSTAGE;  /* ... but staged in shared memory meanwhile */
     static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
     static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
-    static_assert(!C::SWZ || EARLY, "swizzled slots: early counts");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
@@ -660,13 +656,12 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
-                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::SWZ>(k, shift, bits, my_cnt, s_keys, rp,
-                                                                           my_masks);
+                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK>(k, shift, bits, my_cnt, s_keys, rp, my_masks);
                 if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
                 else rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
             } else if constexpr (EARLY) {
-                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::SWZ>(k, v, shift, bits, my_cnt, s_keys,
-                                                                              s_vals, my_masks);
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK>(k, v, shift, bits, my_cnt, s_keys, s_vals,
+                                                                     my_masks);
             } else {
                 rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
                 if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
@@ -687,8 +682,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             if constexpr (VS) __syncthreads(); /* every thread has read its staged values */
             if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
             __syncthreads(); /* the exchange and the offsets complete */
-            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM, C::SWZ>(s_keys, s_vals, s_goff, tile_n, full, shift, bits,
-                                                                kout, vout);
+            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
         }
         if (!more) return;
         /* the next tile: everyone is done with this one's shared memory before it is cleared */

@@ -118,20 +118,18 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 /* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
  * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
-#define OS_ROWPMFVS(KP, W, MEM, HC, PF, VL, SW, XN)                                                   \
+#define OS_ROWPMFV(KP, W, MEM, HC, PF, VL, XN)                                                        \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
                      " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>>, \
-      0, 0},                                                                                           \
-     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>, \
-                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>, \
-                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL, SW>>,    \
-     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>,     \
-            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>,     \
-            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL, SW>>,        \
+      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>>, 0, 0},  \
+     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
+                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,       \
+     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
+            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,           \
      RADIX_TYPES_ALL, 8}
-#define OS_ROWPMFV(KP, W, MEM, HC, PF, VL, XN) OS_ROWPMFVS(KP, W, MEM, HC, PF, VL, false, XN)
 #define OS_ROWPMF(KP, W, MEM, HC, PF, XN) OS_ROWPMFV(KP, W, MEM, HC, PF, OS_VEARLY, XN)
 #define OS_ROWPMH(KP, W, MEM, HC, XN) OS_ROWPMF(KP, W, MEM, HC, 0, XN)
 #define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
@@ -181,8 +179,9 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
      * in 16 bits for its value.  Slower on the H100 at 2^28 uniform pairs: 8.93 ms against the ladder's
      * 8.78 in the same two blocks of 384 x 23 (the loads no longer overlap the ranking), 10.16 in three
      * blocks of 384 x 18 (56 registers, no spills); 384 x 20 (5 words spilled) and x 16 in three took
-     * 10.67 and 10.35.  The third block an SM made pairs slower, not faster: their pass is not short of warps
-     * to hide its latency (4-byte keys alone gain 12 % from it, the onesweep table's blocks/SM=2 row). */
+     * 10.67 and 10.35.  The third block an SM made pairs slower, not faster: their pass is not short of
+     * warps to hide its latency (4-byte keys alone gain 12 % from it, the onesweep table's blocks/SM=2
+     * row). */
     OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
     OS_ROWPMFV(20, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
     OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
@@ -202,13 +201,6 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMFV(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
-    /* the exchange's slots swizzled (os_cfg SWZ, radix_rank.cuh rk_slot: a key's shared-memory bank
-     * XOR-ed by its row of 32 words), keys and pairs: the ladder step's tiles, and 384 x 32 staged;
-     * and 384 x 31 staged, an odd tile (README, Measured: a model of the exchange's bank conflicts on
-     * the sorted input, 8-way for the even tiles in some passes).  Not yet run on a GPU. */
-    OS_ROWPMFVS(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VEARLY, true, " stores=generic slots=swizzled"),
-    OS_ROWPMFVS(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, true, " stores=generic values=staged slots=swizzled"),
-    OS_ROWPMFV(31, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
      * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
      * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
