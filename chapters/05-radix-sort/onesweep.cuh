@@ -21,7 +21,8 @@ enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pa
  * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0>
+          bool SKIP_ = false, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0,
+          bool SWZ_ = false>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -47,6 +48,8 @@ struct os_cfg {
      * read back from there once the keys are ranked (before sm_80, which has no cp.async: loaded and
      * stored to that buffer by the thread, then ranked) */
     static constexpr int VLATE = VLATE_;
+    /* the exchange's slots swizzled (radix_rank.cuh, rk_slot): a key's bank XOR-ed by its row */
+    static constexpr bool SWZ = SWZ_;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -516,6 +519,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     constexpr bool VS = PAIRS && C::VLATE == OS_VSTAGE;  /* ... but staged in shared memory meanwhile */
     static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
     static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
+    static_assert(!C::SWZ || EARLY, "swizzled slots: early counts");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
@@ -656,12 +660,13 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
-                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK>(k, shift, bits, my_cnt, s_keys, rp, my_masks);
+                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::SWZ>(k, shift, bits, my_cnt, s_keys, rp,
+                                                                           my_masks);
                 if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
                 else rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
             } else if constexpr (EARLY) {
-                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK>(k, v, shift, bits, my_cnt, s_keys, s_vals,
-                                                                     my_masks);
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::SWZ>(k, v, shift, bits, my_cnt, s_keys,
+                                                                              s_vals, my_masks);
             } else {
                 rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
                 if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
@@ -682,7 +687,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             if constexpr (VS) __syncthreads(); /* every thread has read its staged values */
             if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
             __syncthreads(); /* the exchange and the offsets complete */
-            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM>(s_keys, s_vals, s_goff, tile_n, full, shift, bits, kout, vout);
+            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM, C::SWZ>(s_keys, s_vals, s_goff, tile_n, full, shift, bits,
+                                                                kout, vout);
         }
         if (!more) return;
         /* the next tile: everyone is done with this one's shared memory before it is cleared */
@@ -741,28 +747,54 @@ static bool os_fits()
     return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo);
 }
 
+/* 1 when C's pass kernel gets on this GPU the blocks per SM its registers are budgeted for (os_blocks) */
+template <int KT, bool PAIRS, class C>
+static bool os_fits_blocks()
+{
+    static int memo = 0;
+    return radix_blocks_fit(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), os_blocks<KT, PAIRS, C>(), &memo);
+}
+
 /* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
- * (a tile of their own: CUB's sm_90 tuning gives those 384 x 23), C8 for 8-byte keys (keys only and
- * pairs), C otherwise; and F where that one's block does not fit this GPU (F = C: no fallback, the
- * launch is refused with the reason). */
+ * (a tile of their own), C8 for 8-byte keys (keys only and pairs), C otherwise; and F where that
+ * one's block does not fit this GPU (F = C: no fallback, the launch is refused with the reason).
+ * A pairs tile CP2 other than CP is the one for GPUs whose SM cannot hold CP's blocks at the
+ * occupancy its registers are budgeted for (CP's large tile alone on an SM is slower than CP2's). */
 template <int KT, bool PAIRS, class C, class CP, class C8 = C>
 using os_pick = typename std::conditional<KT == RADIX_U64, C8,
                                           typename std::conditional<PAIRS, CP, C>::type>::type;
 
-template <int KT, bool PAIRS, class C, class F, class CP, class C8>
+enum { OS_PICK, OS_PICK_CP2, OS_PICK_F }; /* os_choice: os_pick's configuration, CP2, F */
+template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
+static int os_choice()
+{
+    typedef os_pick<KT, PAIRS, C, CP, C8> U;
+    if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value) {
+        if (os_fits_blocks<KT, PAIRS, CP>()) return OS_PICK;
+        if (os_fits<KT, PAIRS, CP2>()) return OS_PICK_CP2;
+        return std::is_same<C, F>::value ? OS_PICK_CP2 : OS_PICK_F;
+    }
+    return std::is_same<C, F>::value || os_fits<KT, PAIRS, U>() ? OS_PICK : OS_PICK_F;
+}
+
+template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
 static size_t os_scratch_pick(size_t n)
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>()) return os_scratch_t<KT, U>(n, PAIRS);
+    const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
+    if (c == OS_PICK) return os_scratch_t<KT, U>(n, PAIRS);
+    if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value)
+        if (c == OS_PICK_CP2) return os_scratch_t<KT, CP2>(n, PAIRS);
     return os_scratch_t<KT, F>(n, PAIRS);
 }
 
-template <class C, class F = C, class CP = C, class C8 = C>
+template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8>(n) : os_scratch_pick<KT, false, C, F, CP, C8>(n);
+        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8, CP2>(n)
+                     : os_scratch_pick<KT, false, C, F, CP, C8, CP2>(n);
     });
 }
 
@@ -823,7 +855,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C, class CP = C, class C8 = C>
+template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -835,8 +867,13 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
         typedef os_pick<KT, PAIRS, C, CP, C8> U;
-        if (std::is_same<C, F>::value || os_fits<KT, PAIRS, U>())
+        const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
+        if (c == OS_PICK)
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value)
+            if (c == OS_PICK_CP2)
+                return os_sort<KT, PAIRS, CP2>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
+                                               s);
         return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
     });
 }

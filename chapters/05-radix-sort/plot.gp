@@ -34,7 +34,8 @@ if (have('inputs')) {
 }
 
 # a tuning table at the largest n (x: the variant's param), with CUB's keys/s dotted
-# (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second).  The onesweep
+# (onesweep_pairs.csv: the onesweep table run with --pairs 1, in G pairs per second; onesweep_sorted,
+# onesweep_pairs_sorted, _reverse and _f32-normal: the table run with --input NAME).  The onesweep
 # labels leave out the ladder's defaults (os_defaults, named in the title): drop(s, w) is s without
 # its first w, dropall every default from the k-th on; os_sed does the same in the shell (for the
 # longest label, which sets the margin)
@@ -53,7 +54,7 @@ os64_sed = 's/tbs=512 //; s/kpt=12 //; s/bits=8 //; s/match=ballot //; s/counts=
 tall_png = "set terminal pngcairo size 1200,TALL font ',11' noenhanced; set output sprintf('%s/%s%s.png', dir, FIG, SUFFIX)"
 tall_svg = "set terminal svg size 1200,TALL font ',11' noenhanced dynamic; set output sprintf('%s/%s%s.svg', dir, FIG, SUFFIX)"
 os64_defaults = 'tbs=512 kpt=12 (u64) bits=8 match=ballot counts=early lookback=4 stores=generic'
-do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64'] {
+do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64 onesweep_sorted onesweep_pairs_sorted onesweep_pairs_reverse onesweep_pairs_f32-normal'] {
     if (have(E)) {
         f = csv(E); FIG = E
         cubs = val(f, 'step=cub_radix_sort verified=ok', 'items_s'); cub = cubs eq '' ? 0 : real(cubs) / 1e9
@@ -67,8 +68,8 @@ do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64'] {
                 TALL = 720 + int(lmax * 6.5)
                 if (t eq 'png') { @tall_png } else { @tall_svg }
             }
-            what = E eq 'onesweep_pairs' ? 'pairs' : 'keys'
-            ttl = sprintf('Chapter 05, %s variants at n = %s on %s (dotted: CUB %.2f G %s/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), gpu_of(f), cub, what)
+            what = strstrt(E, 'onesweep_pairs') ? 'pairs' : 'keys'
+            ttl = sprintf('Chapter 05, %s variants at n = %s, %s %s, on %s (dotted: CUB %.2f G %s/s)', stepname, val(f, 'step!=copy-bandwidth', 'n'), val(f, 'step!=copy-bandwidth', 'input'), what, gpu_of(f), cub, what)
             set title stepname eq 's5_onesweep' ? ttl."\nunless a label says otherwise: ".(E eq 'onesweep64' ? os64_defaults : os_defaults) : ttl
             set xlabel ''; set ylabel sprintf('G %s per second', what); set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0

@@ -183,7 +183,7 @@ extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5
  * bits and tile shapes */
 #define RADIX_SRTS_NVARIANTS 5
 #define RADIX_ROWDASK_NVARIANTS 12
-#define RADIX_ONESWEEP_NVARIANTS 39
+#define RADIX_ONESWEEP_NVARIANTS 43
 #define RADIX_ONESWEEP64_NVARIANTS 10 /* s5's kernels on 64-bit keys */
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];

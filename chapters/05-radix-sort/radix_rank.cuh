@@ -32,6 +32,7 @@
  *   rk_exchange      values to ranks already final.
  *   rk_rank_exchange_keep, rk_exchange_packed  the keys stored as rk_rank_exchange does, their ranks
  *                    kept 16 bits each; the values, loaded meanwhile, stored to those ranks later.
+ *   rk_slot          where the exchange keeps position p: p, or p with its bank XOR-ed by its row.
  *   rk_scatter_out   position p = i*TBS + t of the sorted tile is read by thread t (conflict-free)
  *                    and written to out[goff[digit] + p], where goff[d] = the digit's global start
  *                    for this tile minus its start in the tile.  Consecutive threads hold consecutive
@@ -281,8 +282,19 @@ static __device__ __forceinline__ void rk_rank_warp(const typename radix_key_t<K
     }
 }
 
+/* Where the exchange keeps tile position r: r itself, or (SWZ) r with its bank (r mod 32) XOR-ed by
+ * its row of 32 words.  A row's words stay in distinct banks, so the scatter's reads (32 consecutive
+ * positions a warp) stay conflict-free, while runs of ranks that start a multiple of 32 words apart
+ * (few digits spread evenly over a tile whose TILE / 8 is such a multiple: sorted keys) no longer
+ * store into the same banks. */
+template <bool SWZ>
+static __device__ __forceinline__ unsigned rk_slot(unsigned r)
+{
+    return SWZ ? r ^ ((r >> 5) & 31u) : r;
+}
+
 /* final ranks (counters = digit start + warp prefix), each key (and value) stored as it is ranked */
-template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS, bool PACK = false>
+template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS, bool PACK = false, bool SWZ = false>
 static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key_t<KT>::type (&k)[KPT],
                                                         const uint32_t (&v)[PAIRS ? KPT : 1], int shift,
                                                         int bits, unsigned *cnt,
@@ -291,15 +303,16 @@ static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
-        const unsigned r = rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks);
+        const unsigned r = rk_slot<SWZ>(rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks));
         s_keys[r] = k[i];
         if constexpr (PAIRS) s_vals[r] = v[i];
     }
 }
 
-/* rk_rank_exchange for the keys only: each key stored at its final rank, the rank kept in 16 bits,
- * two to a word (rp[i / 2], item i in half i & 1), for values that arrive later (rk_exchange_packed) */
-template <int KT, int KPT, int MATCH, int DBITS, bool PACK = false>
+/* rk_rank_exchange for the keys only: each key stored at its final rank, the rank (its slot) kept in
+ * 16 bits, two to a word (rp[i / 2], item i in half i & 1), for values that arrive later
+ * (rk_exchange_packed) */
+template <int KT, int KPT, int MATCH, int DBITS, bool PACK = false, bool SWZ = false>
 static __device__ __forceinline__ void rk_rank_exchange_keep(const typename radix_key_t<KT>::type (&k)[KPT],
                                                              int shift, int bits, unsigned *cnt,
                                                              typename radix_key_t<KT>::type *s_keys,
@@ -308,7 +321,7 @@ static __device__ __forceinline__ void rk_rank_exchange_keep(const typename radi
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
-        const unsigned r = rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks);
+        const unsigned r = rk_slot<SWZ>(rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks));
         s_keys[r] = k[i];
         if (i & 1) rp[i / 2] |= r << 16;
         else rp[i / 2] = r;
@@ -439,7 +452,7 @@ static __device__ __forceinline__ void rk_column_add_packed(unsigned *cnt, const
 
 /* position p = i*TBS + t of the sorted tile goes to out[goff[digit] + p]; positions >= tile_n are the
  * pads (all on the largest digit, after its real keys) and are not stored */
-template <int KT, bool PAIRS, int TBS, int KPT, int MEM = RK_LD_NC>
+template <int KT, bool PAIRS, int TBS, int KPT, int MEM = RK_LD_NC, bool SWZ = false>
 static __device__ __forceinline__ void rk_scatter_out(const typename radix_key_t<KT>::type *s_keys,
                                                       const uint32_t *s_vals, const unsigned *goff,
                                                       unsigned tile_n, bool full, int shift, int bits,
@@ -449,10 +462,11 @@ static __device__ __forceinline__ void rk_scatter_out(const typename radix_key_t
     for (int i = 0; i < KPT; i++) {
         const unsigned p = i * TBS + threadIdx.x;
         if (full || p < tile_n) {
-            const typename radix_key_t<KT>::type key = s_keys[p];
+            const unsigned q = rk_slot<SWZ>(p);
+            const typename radix_key_t<KT>::type key = s_keys[q];
             const unsigned g = goff[radix_digit<KT>(key, shift, bits)] + p;
             rk_st<MEM>(out + g, key);
-            if constexpr (PAIRS) rk_st<MEM>(vout + g, s_vals[p]);
+            if constexpr (PAIRS) rk_st<MEM>(vout + g, s_vals[q]);
         }
     }
 }

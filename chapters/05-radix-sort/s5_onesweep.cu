@@ -67,34 +67,43 @@ typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
  * scratch size and the run.  The tuning rows have no such fallback: where they do not fit they are
  * skipped with the reason. */
 typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder_small;
-/* 4-byte keys with values: CUB's sm_90 pairs tile, 384 x 23 (82 KB; the small tile where that does not
- * fit), with a look-back window of 1.  In the onesweep table at 2^28 uniform pairs 384 x 23 took 9.39
- * ms against 384 x 20's 9.68 on the H100 and 7.59 against 7.68 on the H200 (issue 30: s5's pairs had
- * trailed CUB on the H100); with the window of 1, 9.00 against 9.30 (H100, global stores).  The
- * tuning table's staged values (OS_VSTAGE) sort uniform pairs faster in 384 x 32 (H100: 8.34 ms
- * against 8.77) but were slower on sorted keys as the ladder's tile (README, Measured): not taken. */
-typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs;
+/* 4-byte keys with values (issue 30): 384 x 31, the values staged in shared memory by cp.async as the
+ * keys load (OS_VSTAGE: in no register through the ranking, so 31 pairs a thread fit the 80 registers
+ * of two blocks an SM), a look-back window of 1; 107 KB of shared memory a block.  The onesweep
+ * table on the H100 at 2^28 pairs, ms (CUB; the old tile, 384 x 23 with the values in registers):
+ * sorted 7.84 (8.74; 8.11), reverse 7.86 (8.73; 8.16), f32-normal 7.90 (8.87; 8.31).  The tile is
+ * odd on purpose: 384 x 32 staged took 8.61 on sorted pairs, whose ranks, in runs a multiple of 32
+ * words apart in an even tile, store into the same banks (8-way in a CPU replay of the exchange);
+ * swizzling the slots (the SWZ rows) brought it to 8.34, the odd tile to 7.84.
+ * Where an SM cannot hold two of its blocks (A100: 164 KB; sm_86 and sm_89: 100 KB) the sort takes the
+ * old tile, CUB's sm_90 pairs tile, 384 x 23 with the values in registers (82 KB; 384 x 23 took 9.39
+ * ms against 384 x 20's 9.68 on the H100, global stores), and the small tile where that does not fit
+ * either (os_choice). */
+typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE>
+    os_ladder_pairs;
+typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs23;
 /* 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
  * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads.  In the
  * radix64-onesweep table (2^27 uniform u64 keys) 7.65 ms against 7.73 on the H100, 6.52 against 6.63
  * on the H200; three blocks of 384 x 15 or 384 x 12 (56 registers) took 8.18-8.25 on the H100, four
  * of 256 x 15 8.76 (faster on the H200: 6.15-6.59, README). */
 typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder64;
-extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 23; u64: 512 x 12; kpt=10 where a "
+extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 31, values staged; 23 where two "
+                                         "such blocks do not fit an SM; u64: 512 x 12; kpt=10 where a "
                                          "block gets less than its tile needs) bits=8 match=ballot counts=early "
                                          "lookback=4 (4-byte pairs: 1) stores=generic hist=lane copies";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(n, type, pairs);
+    return os_scratch<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64, os_ladder_pairs23>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s5_onesweep(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                          void *scratch, cudaStream_t s)
 {
-    return os_run<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64>(keys_in, keys_out, vals_in, vals_out,
-                                                                            n, type, begin_bit, end_bit, scratch, s);
+    return os_run<os_ladder, os_ladder_small, os_ladder_pairs, os_ladder64, os_ladder_pairs23>(
+        keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
@@ -118,18 +127,20 @@ extern "C" cudaError_t radix_s5_describe(kit_kernel_desc *d)
 #define OS_ROW(T, K, B, M, E, W, MB, MN, EN, XN) OS_ROWX(T, K, B, M, E, W, MB, false, MN, EN, XN)
 /* the ladder step's keys tile, 4-byte pairs in tiles of 384 x KP with a look-back window of W, the
  * keys' and values' memory path MEM (RK_LD_* | RK_ST_*, named by XN) */
-#define OS_ROWPMFV(KP, W, MEM, HC, PF, VL, XN)                                                        \
+#define OS_ROWPMFVS(KP, W, MEM, HC, PF, VL, SW, XN)                                                   \
     {{"s5_onesweep", "tbs=384 kpt=20 (pairs: " #KP ") bits=8 match=ballot counts=early lookback=4"    \
                      " (pairs: " #W ")" XN,                                                            \
       "one histogram kernel, one look-back kernel per pass", OS_FILE, NULL, KIT_STEP_GPU,              \
-      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>>, 0, 0},  \
-     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
-                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,            \
-                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,       \
-     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
-            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF>,                \
-            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL>>,           \
+      os_describe<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>>, \
+      0, 0},                                                                                           \
+     os_scratch<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>, \
+                os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>, \
+                os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL, SW>>,    \
+     os_run<os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>,     \
+            os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, MEM, HC, PF, OS_VEARLY, SW>,     \
+            os_cfg<384, KP, 8, RK_MATCH_BALLOT, true, W, 0, false, false, MEM, HC, PF, VL, SW>>,        \
      RADIX_TYPES_ALL, 8}
+#define OS_ROWPMFV(KP, W, MEM, HC, PF, VL, XN) OS_ROWPMFVS(KP, W, MEM, HC, PF, VL, false, XN)
 #define OS_ROWPMF(KP, W, MEM, HC, PF, XN) OS_ROWPMFV(KP, W, MEM, HC, PF, OS_VEARLY, XN)
 #define OS_ROWPMH(KP, W, MEM, HC, XN) OS_ROWPMF(KP, W, MEM, HC, 0, XN)
 #define OS_ROWPM(KP, W, MEM, XN) OS_ROWPMH(KP, W, MEM, OS_HIST_LANES, XN)
@@ -194,13 +205,24 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
      * On the H100 at 2^28 uniform pairs 8.75, 8.52, 8.46, 8.34 and 10.05 ms against the ladder's 8.78
      * and CUB's 9.14: the larger tile pays, the third block does not.  As the ladder's pairs tile (a
      * trial run of the inputs experiment, H100) 384 x 32 took 8.58 ms on sorted pairs against 384 x
-     * 23's 8.10 (CUB 8.74), and s6 8.67 ms on uniform pairs against s5's 8.32: not taken before those
-     * are understood (README, Measured). */
+     * 23's 8.10 (CUB 8.74), and s6 8.67 ms on uniform pairs against s5's 8.32; the odd 384 x 31 (below)
+     * became the ladder's pairs tile instead (README, Measured). */
     OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(26, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
+    /* the exchange's slots swizzled (os_cfg SWZ, radix_rank.cuh rk_slot: a key's shared-memory bank
+     * XOR-ed by its row of 32 words), keys and pairs: the ladder step's tiles, 384 x 32 and x 28 staged;
+     * and 384 x 31 staged, an odd tile (README, Measured: a model of the exchange's bank conflicts on
+     * the sorted input, 8-way for the even tiles in some passes).  H100, 2^28, ms, sorted pairs / reverse
+     * pairs / sorted keys: swizzled 384 x 23 8.09 / 8.16 / 4.91 (unswizzled 8.11 / 8.16 / 4.82: the XOR
+     * costs keys more than the conflicts it saves), 384 x 32 staged 8.34 / 8.32 (unswizzled 8.61 /
+     * 8.57), 384 x 28 staged 7.87 / 7.90, 384 x 31 staged 7.84 / 7.86 (the ladder's pairs tile since). */
+    OS_ROWPMFVS(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VEARLY, true, " stores=generic slots=swizzled"),
+    OS_ROWPMFVS(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, true, " stores=generic values=staged slots=swizzled"),
+    OS_ROWPMFVS(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, true, " stores=generic values=staged slots=swizzled"),
+    OS_ROWPMFV(31, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
      * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
      * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit

@@ -20,28 +20,33 @@
  * digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017); both rank as many
  * bits as before and scatter shorter runs, which the stores must absorb.  The 11-bit passes are s5's
  * tuning rows: 28 bytes a key, but 6.92 ms against 4.72 on the H100 (1.8 times a pass's instructions).  A skipped pass still
- * launches its grid, whose blocks read the route and leave; the copy of identical keys costs a pass. */
+ * launches its grid, whose blocks read the route and leave; the copy of identical keys costs a pass.
+ * Pairs in s5's 384 x 31 staged tile: the route's pointers take registers s5's kernel does not hold,
+ * and ptxas spills 3 words of s6's (none of s5's): uniform pairs 8.51 ms against s5's 8.20 (H100). */
 #include "onesweep.cuh"
 
-/* s5's three tiles (keys, the Turing-size fallback, 4-byte pairs), each with the route; the stores
- * generic as in s5 (the loads are generic too: their pointers come from the route) */
+/* s5's tiles (keys, the Turing-size fallback, 4-byte pairs staged, the older pairs tile
+ * for SMs that cannot hold two of those, 8-byte keys), each with the route; the stores generic as in
+ * s5 (the loads are generic too: their pointers come from the route) */
 typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg;
 typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg_small;
-typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN> s6_cfg_pairs;
+typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
+    s6_cfg_pairs;
+typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN> s6_cfg_pairs23;
 typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg64;
 extern "C" const char radix_s6_param[] = "s5's tiles and knobs + constant digits skipped on the GPU";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(n, type, pairs);
+    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s6_skip_digits(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                             uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                             void *scratch, cudaStream_t s)
 {
-    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64>(keys_in, keys_out, vals_in, vals_out, n, type,
-                                                                begin_bit, end_bit, scratch, s);
+    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>(
+        keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s6_describe(kit_kernel_desc *d)
