@@ -69,7 +69,7 @@ typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
 typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder_small;
 /* 4-byte keys with values (issue 30): 384 x 31, the values staged in shared memory by cp.async as the
  * keys load (OS_VSTAGE: in no register through the ranking, so 31 pairs a thread fit the 80 registers
- * of two blocks an SM), a look-back window of 1; 107 KB of shared memory a block.  The onesweep
+ * of two blocks an SM), a look-back window of 1; 106 KB of shared memory a block.  The onesweep
  * table on the H100 at 2^28 pairs, ms (CUB; the old tile, 384 x 23 with the values in registers):
  * sorted 7.84 (8.74; 8.11), reverse 7.86 (8.73; 8.16), f32-normal 7.90 (8.87; 8.31).  The tile is
  * odd on purpose: 384 x 32 staged took 8.61 on sorted pairs, whose ranks, in runs a multiple of 32
