@@ -752,7 +752,7 @@ template <int KT, bool PAIRS, class C>
 static bool os_fits_blocks()
 {
     static int memo = 0;
-    return radix_blocks_fit(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), os_blocks<KT, PAIRS, C>(), &memo);
+    return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo, os_blocks<KT, PAIRS, C>());
 }
 
 /* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
@@ -764,17 +764,21 @@ template <int KT, bool PAIRS, class C, class CP, class C8 = C>
 using os_pick = typename std::conditional<KT == RADIX_U64, C8,
                                           typename std::conditional<PAIRS, CP, C>::type>::type;
 
+/* 4-byte pairs with a second pairs tile CP2 */
+template <int KT, bool PAIRS, class CP, class CP2>
+constexpr bool os_has_cp2 = KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value;
+
 enum { OS_PICK, OS_PICK_CP2, OS_PICK_F }; /* os_choice: os_pick's configuration, CP2, F */
 template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
 static int os_choice()
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value) {
+    constexpr bool NOF = std::is_same<C, F>::value; /* no fallback: the launch reports what does not fit */
+    if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>) {
         if (os_fits_blocks<KT, PAIRS, CP>()) return OS_PICK;
-        if (os_fits<KT, PAIRS, CP2>()) return OS_PICK_CP2;
-        return std::is_same<C, F>::value ? OS_PICK_CP2 : OS_PICK_F;
+        return NOF || os_fits<KT, PAIRS, CP2>() ? OS_PICK_CP2 : OS_PICK_F;
     }
-    return std::is_same<C, F>::value || os_fits<KT, PAIRS, U>() ? OS_PICK : OS_PICK_F;
+    return NOF || os_fits<KT, PAIRS, U>() ? OS_PICK : OS_PICK_F;
 }
 
 template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
@@ -783,7 +787,7 @@ static size_t os_scratch_pick(size_t n)
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
     const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
     if (c == OS_PICK) return os_scratch_t<KT, U>(n, PAIRS);
-    if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value)
+    if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>)
         if (c == OS_PICK_CP2) return os_scratch_t<KT, CP2>(n, PAIRS);
     return os_scratch_t<KT, F>(n, PAIRS);
 }
@@ -870,7 +874,7 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
         const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
         if (c == OS_PICK)
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-        if constexpr (KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value)
+        if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>)
             if (c == OS_PICK_CP2)
                 return os_sort<KT, PAIRS, CP2>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
                                                s);

@@ -181,25 +181,12 @@ static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
 
 /* 1 when a block of kernel with smem bytes of dynamic shared memory fits this device's (or the
  * KIT_DEVICE profile's) per-block limit, static shared memory included; the steps whose Hopper tile
- * does not fit (Turing grants 64 KB per block) take their smaller tile.  With no device to ask: 1 (the
- * launch then reports the error). */
+ * does not fit (Turing grants 64 KB per block) take their smaller tile.  blocks > 1: and that many
+ * such blocks fit one SM's shared memory at once (1 KB reserved per block from sm_80 on, as
+ * kit_occupancy counts): the occupancy a tile's register budget was set for.  With no device to
+ * ask: 1 (the launch then reports the error). */
 template <class F>
-static inline int radix_block_fits_now(F *kernel, size_t smem)
-{
-    const kit_device *d;
-    struct cudaFuncAttributes fa;
-    if (kit_device_get(&d) != cudaSuccess || cudaFuncGetAttributes(&fa, (const void *)kernel) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 1;
-    }
-    return fa.sharedSizeBytes + smem <= d->smem_block_optin;
-}
-
-/* 1 when `blocks` blocks of kernel with smem bytes of dynamic shared memory fit one SM's shared
- * memory at once (1 KB reserved per block from sm_80 on, as kit_occupancy counts), and one fits the
- * per-block limit: the occupancy a tile's register budget was set for */
-template <class F>
-static inline int radix_blocks_fit_now(F *kernel, size_t smem, int blocks)
+static inline int radix_block_fits_now(F *kernel, size_t smem, int blocks)
 {
     const kit_device *d;
     struct cudaFuncAttributes fa;
@@ -210,33 +197,20 @@ static inline int radix_blocks_fit_now(F *kernel, size_t smem, int blocks)
     }
     block = fa.sharedSizeBytes + smem;
     return block <= d->smem_block_optin &&
-           (size_t)blocks * (block + (d->cc_major >= 8 ? 1024 : 0)) <= d->smem_per_sm;
+           (blocks <= 1 || (size_t)blocks * (block + (d->cc_major >= 8 ? 1024 : 0)) <= d->smem_per_sm);
 }
 
-/* radix_block_fits_now, asked once per device: *memo (a static of the caller's instantiation, one per kernel)
- * holds (device + 1) * 2 + answer, so a sort of 2^16 keys does not pay a runtime query per call */
+/* the same, asked once per device: *memo (a static of the caller's instantiation, one per kernel and
+ * blocks) holds (device + 1) * 2 + answer, so a sort of 2^16 keys does not pay a runtime query per call */
 template <class F>
-static inline int radix_block_fits(F *kernel, size_t smem, int *memo)
+static inline int radix_block_fits(F *kernel, size_t smem, int *memo, int blocks = 1)
 {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) {
         (void)cudaGetLastError();
         return 1;
     }
-    if (*memo / 2 != dev + 1) *memo = (dev + 1) * 2 + radix_block_fits_now(kernel, smem);
-    return *memo & 1;
-}
-
-/* radix_blocks_fit, asked once per device (*memo as radix_block_fits') */
-template <class F>
-static inline int radix_blocks_fit(F *kernel, size_t smem, int blocks, int *memo)
-{
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 1;
-    }
-    if (*memo / 2 != dev + 1) *memo = (dev + 1) * 2 + radix_blocks_fit_now(kernel, smem, blocks);
+    if (*memo / 2 != dev + 1) *memo = (dev + 1) * 2 + radix_block_fits_now(kernel, smem, blocks);
     return *memo & 1;
 }
 
