@@ -167,7 +167,7 @@ cudaError_t kit_occupancy(int *per_sm, const void *kernel, int threads, size_t d
     lim = d->max_threads_sm / (((threads + 31) / 32) * 32);
     if (lim < n) n = lim;
     if (d->max_blocks_sm < n) n = d->max_blocks_sm;
-    block_smem = fa.sharedSizeBytes + dyn_smem + (d->cc_major >= 8 ? 1024 : 0);
+    block_smem = kit_block_smem_on_sm(d, fa.sharedSizeBytes + dyn_smem);
     if (block_smem > 0 && (int)(d->smem_per_sm / block_smem) < n) n = (int)(d->smem_per_sm / block_smem);
     if (fa.numRegs > 0) {
         const int per_warp = ((fa.numRegs * 32 + 255) / 256) * 256;
@@ -176,6 +176,11 @@ cudaError_t kit_occupancy(int *per_sm, const void *kernel, int threads, size_t d
     }
     *per_sm = n > 0 ? n : 0;
     return cudaSuccess;
+}
+
+size_t kit_block_smem_on_sm(const kit_device *d, size_t block_smem)
+{
+    return block_smem + (d->cc_major >= 8 ? 1024 : 0);
 }
 
 cudaError_t kit_smem_optin(const void *kernel, size_t dyn_smem)

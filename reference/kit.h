@@ -79,6 +79,9 @@ const kit_profile *kit_profile_active(int *bad);
  * memory: the occupancy API's answer, clamped to the profile's limits (threads, blocks, shared
  * memory with 1 KB reserved per block, registers).  0 when one block does not fit. */
 cudaError_t kit_occupancy(int *per_sm, const void *kernel, int threads, size_t dyn_smem);
+/* The shared memory a resident block of block_smem bytes (static + dynamic) takes from its SM on d:
+ * its own, plus the 1 KB the driver reserves per block from Ampere (sm_80) on. */
+size_t kit_block_smem_on_sm(const kit_device *d, size_t block_smem);
 /* Let kernel use dyn_smem bytes of dynamic shared memory (the opt-in past 48 KB); refused with
  * cudaErrorInvalidValue, and the reason kept for kit_unsupported(), when static plus dynamic
  * shared memory passes this device's (or profile's) per-block limit. */

@@ -182,8 +182,8 @@ static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
 /* 1 when a block of kernel with smem bytes of dynamic shared memory fits this device's (or the
  * KIT_DEVICE profile's) per-block limit, static shared memory included; the steps whose Hopper tile
  * does not fit (Turing grants 64 KB per block) take their smaller tile.  blocks > 1: and that many
- * such blocks fit one SM's shared memory at once (1 KB reserved per block from sm_80 on, as
- * kit_occupancy counts): the occupancy a tile's register budget was set for.  With no device to
+ * such blocks fit one SM's shared memory at once, the driver's reserve included (kit_block_smem_on_sm,
+ * as kit_occupancy counts): the occupancy a tile's register budget was set for.  With no device to
  * ask: 1 (the launch then reports the error). */
 template <class F>
 static inline int radix_block_fits_now(F *kernel, size_t smem, int blocks)
@@ -197,7 +197,7 @@ static inline int radix_block_fits_now(F *kernel, size_t smem, int blocks)
     }
     block = fa.sharedSizeBytes + smem;
     return block <= d->smem_block_optin &&
-           (blocks <= 1 || (size_t)blocks * (block + (d->cc_major >= 8 ? 1024 : 0)) <= d->smem_per_sm);
+           (blocks <= 1 || (size_t)blocks * kit_block_smem_on_sm(d, block) <= d->smem_per_sm);
 }
 
 /* the same, asked once per device: *memo (a static of the caller's instantiation, one per kernel and

@@ -22,7 +22,9 @@
  * tuning rows: 28 bytes a key, but 6.92 ms against 4.72 on the H100 (1.8 times a pass's instructions).  A skipped pass still
  * launches its grid, whose blocks read the route and leave; the copy of identical keys costs a pass.
  * Pairs in s5's 384 x 31 staged tile: the route's pointers take registers s5's kernel does not hold,
- * and ptxas spills 3 words of s6's (none of s5's): uniform pairs 8.51 ms against s5's 8.20 (H100). */
+ * and ptxas spills 3 words of s6's (none of s5's).  Uniform pairs: 8.51 ms against s5's 8.20 on the
+ * H100, level on the H200 (6.71 / 6.72); 384 x 28 staged and swizzled, which spills nothing, took
+ * 6.87 there and lost on the four other four-pass inputs too, so s6 keeps s5's tile. */
 #include "onesweep.cuh"
 
 /* s5's tiles (keys, the Turing-size fallback, 4-byte pairs staged, the older pairs tile
