@@ -167,15 +167,16 @@ static int in_big_shard(size_t i)
 
 /* A parameterized test has one name for all its steps: a passed 2^31 + 5 run says which step it
  * was on stderr and, when $KIT_PROGRESS is set, in a line of its own there */
-static void big_progress(const kit_ladder *L, size_t i, double seconds)
+static void big_progress(const kit_ladder *L, size_t i, const char *axes, double seconds)
 {
     const char *path = getenv("KIT_PROGRESS");
     const kit_step_info *st = L->step(L, i);
     FILE *f;
-    fprintf(stderr, "[BIG ] %s %s (%s) n = 2^31+5 passed in %.1f s\n", L->id, st->name, st->param, seconds);
+    fprintf(stderr, "[BIG ] %s %s (%s) n = 2^31+5%s%s passed in %.1f s\n", L->id, st->name, st->param,
+            axes ? " " : "", axes ? axes : "", seconds);
     if (!path || !*path || !(f = fopen(path, "a"))) return;
-    fprintf(f, "%s\t%s\tbig-pass\t%s (%s) n = 2^31+5 in %.1f s\n", L->id, st->name, st->name, st->param,
-            seconds);
+    fprintf(f, "%s\t%s\tbig-pass\t%s (%s) n = 2^31+5%s%s in %.1f s\n", L->id, st->name, st->name, st->param,
+            axes ? " " : "", axes ? axes : "", seconds);
     fclose(f);
 }
 
@@ -238,7 +239,14 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
         expect_cases(L, i, main_ladder);
     }
     if (full && main_ladder && max >= ((size_t)1 << 31) + 5 && in_big_shard(i)) {
-        const kit_shape sh = kit_shape_default(P, ((size_t)1 << 31) + 5);
+        /* KIT_BIG_AXES="name=value ...": the run's other axes (e.g. pairs=1), as bench's --AXIS
+         * flags give them; names the problem has not are ignored (default: the problem's shape) */
+        const char *axes = getenv("KIT_BIG_AXES");
+        kit_bench axes_src;
+        kit_shape sh;
+        memset(&axes_src, 0, sizeof axes_src);
+        axes_src.axes = axes && *axes ? axes : NULL;
+        sh = kit_bench_shape(&axes_src, P, ((size_t)1 << 31) + 5);
         const kit_contract_opts offset = {1, 7, 0, 1};
         size_t need = 0, freeb = 0, total = 0, b;
         for (b = 0; b < P->nbufs; b++) need += kit_buf_count(P, b, &sh) * P->bufs[b].elem;
@@ -277,7 +285,7 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
                 clock_gettime(CLOCK_MONOTONIC, &t0);
                 contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
                 clock_gettime(CLOCK_MONOTONIC, &t1);
-                big_progress(L, i, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+                big_progress(L, i, axes_src.axes, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
             }
             if (fd >= 0) close(fd);
         }
