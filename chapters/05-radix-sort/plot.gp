@@ -61,7 +61,12 @@ do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64 onesweep_sort
         stepname = E eq 'srts_bits' ? 's2_srts' : E eq 'rowdask' ? 's3_rowdask' : 's5_onesweep'
         if (stepname eq 's5_onesweep') { # the longest (shortened) label, rotated below the plot
             lmax = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | sed '%s' | awk '{ if (length > m) m = length } END { print m + 0 }'", f, gf, stepname, E eq 'onesweep64' ? os64_sed : os_sed)))
-        }
+            # the table's msd_hybrid row (msd_hybrid.cu), drawn after the s5 rows: its x, its label's length
+            nos = real(system(sprintf("tools/csvq %s %s verified=ok step=%s 'param~blocks/SM=' -- param | wc -l", f, gf, stepname)))
+            nmh = real(system(sprintf("tools/csvq %s %s verified=ok step=msd_hybrid -- param | wc -l", f, gf)))
+            lmh = real(system(sprintf("tools/csvq %s %s verified=ok step=msd_hybrid -- param | awk '{ if (length + 12 > m) m = length + 12 } END { print m + 0 }'", f, gf)))
+            lmax = lmh > lmax ? lmh : lmax
+        } else { nmh = 0 }
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
             if (stepname eq 's5_onesweep') { # a taller canvas by the labels' height, so the plot keeps its own
@@ -74,8 +79,14 @@ do for [E in 'srts_bits rowdask onesweep onesweep_pairs onesweep64 onesweep_sort
             set xlabel ''; set ylabel sprintf('G %s per second', what); set yrange [0:*]
             set xtics rotate by 90 right font ',8'; set bmargin 27; set key inside right bottom; set offsets 0.5, 0.5, 0, 0
             if (stepname eq 's5_onesweep') { set bmargin (lmax * 0.36 + 3 > 10 ? int(lmax * 0.36) + 3 : 10) }
-            plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(E eq 'onesweep64' ? short64(strcol(PARAM)) : stepname eq 's5_onesweep' ? short(strcol(PARAM)) : strcol(PARAM)) with linespoints title stepname.' variant', \
-                 cub with lines dashtype 3 lc rgb 'red' title 'CUB'
+            if (nmh > 0) {
+                plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(short(strcol(PARAM))) with linespoints title stepname.' variant', \
+                     sel(f, 'step=msd_hybrid') using (nos):(column(RATE) / 1e9):xtic('msd_hybrid: '.strcol(PARAM)) with points pt 7 ps 1.5 lc rgb 'dark-green' title 'msd_hybrid (split on the top 16 bits, then on chip)', \
+                     cub with lines dashtype 3 lc rgb 'red' title 'CUB'
+            } else {
+                plot sel(f, sprintf("step=%s 'param~blocks/SM='", stepname)) using 0:(column(RATE) / 1e9):xtic(E eq 'onesweep64' ? short64(strcol(PARAM)) : stepname eq 's5_onesweep' ? short(strcol(PARAM)) : strcol(PARAM)) with linespoints title stepname.' variant', \
+                     cub with lines dashtype 3 lc rgb 'red' title 'CUB'
+            }
             set xtics norotate autofreq font ''; set bmargin; set offsets 0, 0, 0, 0; set key inside right bottom
         }
     }

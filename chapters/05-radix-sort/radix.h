@@ -167,6 +167,7 @@ RADIX_STEP_DECL(s3_rowdask);  /* Brown: CountKeys, ScanRuns, DistributeKeys */
 RADIX_STEP_DECL(s4_match8);   /* 8-bit digits, warp-match ranking, three kernels */
 RADIX_STEP_DECL(s5_onesweep); /* one histogram kernel, then one kernel per pass */
 RADIX_STEP_DECL(s6_skip_digits); /* s5, the passes of constant digits skipped (decided on the GPU) */
+RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
 
@@ -177,13 +178,14 @@ cudaError_t radix_s3_describe(kit_kernel_desc *d);
 cudaError_t radix_s4_describe(kit_kernel_desc *d);
 cudaError_t radix_s5_describe(kit_kernel_desc *d);
 cudaError_t radix_s6_describe(kit_kernel_desc *d);
+cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[];
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
  * bits and tile shapes */
 #define RADIX_SRTS_NVARIANTS 5
 #define RADIX_ROWDASK_NVARIANTS 12
-#define RADIX_ONESWEEP_NVARIANTS 43
+#define RADIX_ONESWEEP_NVARIANTS 44
 #define RADIX_ONESWEEP64_NVARIANTS 10 /* s5's kernels on 64-bit keys */
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
