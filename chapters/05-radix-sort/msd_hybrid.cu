@@ -56,10 +56,12 @@ static __device__ void mh_block_pass(const uint32_t *src, uint32_t *dst, unsigne
     unsigned base, all;
     if (threadIdx.x < RADIX) s_run[threadIdx.x] = 0;
     __syncthreads();
-    for (base = 0; base < cnt; base += TILE) {
+    /* base advances by the tile's count, never past cnt: no wrap for groups near 2^32 keys */
+    for (base = 0; base < cnt;) {
         const unsigned tn = cnt - base < TILE ? cnt - base : TILE;
         for (unsigned j = threadIdx.x; j < tn; j += TBS)
             atomicAdd(s_run + radix_digit<KT>(rk_ld_plain(src + base + j), shift, 8), 1u);
+        base += tn;
     }
     __syncthreads();
     {
@@ -67,7 +69,7 @@ static __device__ void mh_block_pass(const uint32_t *src, uint32_t *dst, unsigne
         const unsigned st = block_scan32_excl<TBS, WS_SHFL>(c, &all);
         if (threadIdx.x < RADIX) s_run[threadIdx.x] = st;
     }
-    for (base = 0; base < cnt; base += TILE) {
+    for (base = 0; base < cnt;) {
         const unsigned tn = cnt - base < TILE ? cnt - base : TILE;
         rk_load<KPT, RK_LD_PLAIN>(src + base, tn, tn == TILE, radix_pad_key<KT>(), k);
         for (int j = threadIdx.x; j < NW * RADIX; j += TBS) s_cnt[j] = 0;
@@ -84,6 +86,7 @@ static __device__ void mh_block_pass(const uint32_t *src, uint32_t *dst, unsigne
         rk_scatter_out<KT, false, TBS, KPT>(s_keys, nullptr, s_goff, tn, tn == TILE, shift, 8, dst, nullptr);
         __syncthreads();
         if (threadIdx.x < RADIX) s_run[threadIdx.x] += tot; /* the pads count on the last tile only */
+        base += tn;
     }
     __syncthreads();
 }
@@ -110,7 +113,7 @@ __global__ void __launch_bounds__(TBS) mh_big_kernel(uint32_t *a, uint32_t *out,
         if (cnt <= TILE) continue;
         mh_block_pass<KT, TBS, KPT>(a + start, out + start, cnt, 0, s_keys, s_cnt, s_run, s_goff);
         mh_block_pass<KT, TBS, KPT>(out + start, a + start, cnt, 8, s_keys, s_cnt, s_run, s_goff);
-        for (unsigned j = threadIdx.x; j < cnt; j += TBS) out[start + j] = rk_ld_plain(a + start + j);
+        for (size_t j = threadIdx.x; j < cnt; j += TBS) out[start + j] = rk_ld_plain(a + start + j);
         __syncthreads();
     }
 }
