@@ -386,6 +386,27 @@ Test(ch05_gpu, tuning_tables_pairs_f32)
     table_pairs(&radix_onesweep_ladder);
 }
 
+/* the onesweep table's msd_hybrid row on i32 and f32 keys alone, on all 32 bits: the shape its own
+ * kernels take (the table test above sorts u32 keys; pairs and bit ranges run s5), at the tuning
+ * sizes on every input (at 2^20 + 7 the skewed inputs make groups larger than a block) */
+Test(ch05_gpu, msd_hybrid_key_types, .timeout = 600)
+{
+    const kit_ladder *L = &radix_onesweep_ladder;
+    size_t i, s, x;
+    int rows = 0, t;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < L->count; i++) {
+        if (strcmp(L->step(L, i)->name, "msd_hybrid") != 0) continue;
+        rows++;
+        for (t = RADIX_I32; t <= RADIX_F32; t++)
+            for (s = 0; s < kit_tuning_nsizes; s++) {
+                const kit_shape sh = sort_shape(L->P, kit_tuning_sizes[s], t, 0, 0, 32);
+                for (x = 0; x < RADIX_NINPUTS; x++) kit_expect_step(L, i, &sh, radix_inputs[x].name, 100 + s);
+            }
+    }
+    cr_assert_eq(rows, 1, "the onesweep table has %d msd_hybrid rows, expected 1", rows);
+}
+
 /* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops
  * over several tiles (the tuning sizes stay below one tile per block): keys and pairs, u32 and f32 */
 Test(ch05_gpu, onesweep_persistent_rows_loop, .timeout = 900)
