@@ -167,16 +167,19 @@ static int in_big_shard(size_t i)
 
 /* A parameterized test has one name for all its steps: a passed 2^31 + 5 run says which step it
  * was on stderr and, when $KIT_PROGRESS is set, in a line of its own there */
-static void big_progress(const kit_ladder *L, size_t i, const char *axes, double seconds)
+static void big_progress(const kit_ladder *L, size_t i, const kit_shape *sh, double seconds)
 {
     const char *path = getenv("KIT_PROGRESS");
     const kit_step_info *st = L->step(L, i);
+    char shape[256];
     FILE *f;
-    fprintf(stderr, "[BIG ] %s %s (%s) n = 2^31+5%s%s passed in %.1f s\n", L->id, st->name, st->param,
-            axes ? " " : "", axes ? axes : "", seconds);
+    /* the shape that ran (a misspelt KIT_BIG_AXES name shows as the default it left) */
+    kit_shape_str(L->P, sh, shape, sizeof shape);
+    fprintf(stderr, "[BIG ] %s %s (%s) n = 2^31+5 %s passed in %.1f s\n", L->id, st->name, st->param, shape,
+            seconds);
     if (!path || !*path || !(f = fopen(path, "a"))) return;
-    fprintf(f, "%s\t%s\tbig-pass\t%s (%s) n = 2^31+5%s%s in %.1f s\n", L->id, st->name, st->name, st->param,
-            axes ? " " : "", axes ? axes : "", seconds);
+    fprintf(f, "%s\t%s\tbig-pass\t%s (%s) n = 2^31+5 %s in %.1f s\n", L->id, st->name, st->name, st->param, shape,
+            seconds);
     fclose(f);
 }
 
@@ -285,7 +288,7 @@ void kit_expect_contract(const kit_ladder *L, size_t i, int main_ladder, int ful
                 clock_gettime(CLOCK_MONOTONIC, &t0);
                 contract_at(L, i, &sh, &P->inputs[0], 800, &offset);
                 clock_gettime(CLOCK_MONOTONIC, &t1);
-                big_progress(L, i, axes_src.axes, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+                big_progress(L, i, &sh, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
             }
             if (fd >= 0) close(fd);
         }
