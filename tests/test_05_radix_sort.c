@@ -193,6 +193,10 @@ Test(ch05_cpu, inputs_are_what_they_say)
         for (i = 0; i < N; i++) cr_assert_eq(k[i], k[0]);
         radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "gaps"), 3);
         for (i = 0; i < N; i++) cr_assert_eq(radix_image32(k[i], (int)t) & 0xFF00FF00u, 0u, "gaps: odd bytes zero");
+        radix_fill(&radix_problem32, &h, &sh, kit_input_find(&radix_problem32, "top-twins"), 3);
+        for (i = 0; i < N; i++)
+            cr_assert_eq(radix_image32(k[i], (int)t) >> 24, radix_image32(k[i], (int)t) >> 16 & 0xFFu,
+                         "top-twins: the top two bytes equal");
         for (i = 0; i < N; i++) cr_assert_eq(v[i], (uint32_t)i, "values are the input index");
     }
     free(k);
@@ -405,6 +409,28 @@ Test(ch05_gpu, msd_hybrid_key_types, .timeout = 600)
             }
     }
     cr_assert_eq(rows, 1, "the onesweep table has %d msd_hybrid rows, expected 1", rows);
+}
+
+/* s7 where its split may run (32-bit keys alone, all bits, n >= about 2^27.75), at a size that is not a
+ * multiple of anything, on every 32-bit key type: the split on uniform and sorted keys, the split with
+ * groups larger than a block on top-twins, s6's four passes on low-entropy keys and no pass (a copy) on
+ * identical ones.  (Below that size s7 is s6: the ladder's tests.) */
+Test(ch05_gpu, s7_routes, .timeout = 900)
+{
+    static const char *const inputs[] = {"uniform", "sorted", "top-twins", "low-entropy", "identical"};
+    const kit_ladder *L = &radix_ladder;
+    size_t i, x;
+    int rows = 0, t;
+    KIT_REQUIRE_GPU();
+    for (i = 0; i < L->count; i++) {
+        if (strcmp(L->step(L, i)->name, "s7_msd_hybrid") != 0) continue;
+        rows++;
+        for (t = RADIX_U32; t <= RADIX_F32; t++) {
+            const kit_shape sh = sort_shape(L->P, 240000007u, t, 0, 0, 32);
+            for (x = 0; x < sizeof inputs / sizeof *inputs; x++) kit_expect_step(L, i, &sh, inputs[x], 110 + t);
+        }
+    }
+    cr_assert_eq(rows, 1, "the ladder has %d s7_msd_hybrid rows, expected 1", rows);
 }
 
 /* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops

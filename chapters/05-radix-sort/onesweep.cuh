@@ -260,19 +260,39 @@ template <int DBITS, int MAXP>
 __global__ void __launch_bounds__(1 << DBITS)
     os_route_kernel(const unsigned *__restrict__ hist, unsigned n, int passes, const void *keys_in,
                     void *keys_out, void *alt_keys, const uint32_t *vals_in, uint32_t *vals_out,
-                    uint32_t *alt_vals, os_route<MAXP> *route)
+                    uint32_t *alt_vals, os_route<MAXP> *route, unsigned *split, unsigned split_max)
 {
     constexpr int RADIX = 1 << DBITS;
     /* no step skips passes of digits wider than a block (the 11-bit rows are s5's, without the route) */
     static_assert(DBITS <= 10, "a thread per digit");
-    __shared__ unsigned s_runs[MAXP];
+    __shared__ unsigned s_runs[MAXP], s_top[2];
+    if (threadIdx.x < 2) s_top[threadIdx.x] = 0;
     for (int p = 0; p < passes; p++) {
         const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
         if (threadIdx.x == 0) s_runs[p] = !trivial;
     }
+    /* s7 (split given: 32-bit keys alone on all bits, four 8-bit passes): the largest counts of the
+     * two top digits */
+    if (split) {
+        atomicMax(s_top + 0, hist[(passes - 2) * RADIX + threadIdx.x]);
+        atomicMax(s_top + 1, hist[(passes - 1) * RADIX + threadIdx.x]);
+    }
+    __syncthreads();
     if (threadIdx.x != 0) return;
-    int m = 0;
+    int m = 0, take = 0;
     for (int p = 0; p < passes; p++) m += (int)s_runs[p];
+    /* s7's split: when every pass would run and the largest group of equal top halves, estimated as
+     * n x (the top digit's largest share) x (the next digit's), is at most split_max keys, only the
+     * two top passes run, into the alternate buffer (the groups' sort reads it there) */
+    if (split) {
+        take = m == passes && (unsigned long long)s_top[0] * s_top[1] <= (unsigned long long)split_max * n;
+        *split = (unsigned)take;
+        if (take) {
+            for (int p = 0; p < passes - 2; p++) s_runs[p] = 0;
+            m = 2;
+        }
+    }
+    void *const last = take ? alt_keys : keys_out, *const other = take ? keys_out : alt_keys;
     const void *src_k = keys_in;
     const uint32_t *src_v = vals_in;
     int i = 0; /* the place among the passes that run */
@@ -280,7 +300,7 @@ __global__ void __launch_bounds__(1 << DBITS)
         os_hop h = {src_k, NULL, src_v, NULL, s_runs[p], (unsigned)i & 1u};
         if (h.run) {
             const bool to_out = (m - 1 - i) % 2 == 0;
-            h.dst_keys = to_out ? keys_out : alt_keys;
+            h.dst_keys = to_out ? last : other;
             h.dst_vals = vals_in ? (to_out ? vals_out : alt_vals) : NULL;
             src_k = h.dst_keys;
             src_v = h.dst_vals;
@@ -802,9 +822,13 @@ static size_t os_scratch(size_t n, int type, int pairs)
     });
 }
 
+/* split (s7 only, SKIP, keys alone on all 32 bits): a word the route kernel sets when it takes s7's
+ * split (split_max: the largest group estimate it takes), the top two passes then writing the
+ * alternate buffer */
 template <int KT, bool PAIRS, class C>
 static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                           size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+                           size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s,
+                           unsigned *split = NULL, unsigned split_max = 0)
 {
     typedef os_plan<KT, C> P;
     typedef typename P::S::key K;
@@ -833,7 +857,8 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     KIT_TRY(cudaGetLastError());
     if constexpr (C::SKIP) {
         os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
-                                                            alt_keys, vals_in, vals_out, alt_vals, pl.route);
+                                                            alt_keys, vals_in, vals_out, alt_vals, pl.route, split,
+                                                            split_max);
         KIT_TRY(cudaGetLastError());
     }
     for (int p = 0; p < rp.passes; p++) {

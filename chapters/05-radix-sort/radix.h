@@ -11,7 +11,7 @@
  *   RADIX_F32  IEEE-754 binary32, image = key ^ (sign ? 0xFFFFFFFF : 0x80000000): the order
  *              of the real numbers, with -0.0 before +0.0 (distinct images), -inf first
  *              among numbers and +inf last; NaNs by their bits: those with the sign bit set
- *              before -inf, the others after +inf.  Our steps (s0 .. s6 and their tuning
+ *              before -inf, the others after +inf.  Our steps (s0 .. s7 and their tuning
  *              variants) sort by this image: -0.0 before +0.0.
  *   RADIX_U64  unsigned 64-bit (the 64-bit problem only), image = key
  * Values are 32-bit words carried with their key.
@@ -59,11 +59,12 @@
  *              has 0: counts and positions are 32-bit), else cudaErrorInvalidValue before any
  *              launch.  (s0, s1, s3 and s4 also refuse a grid of more than 2^31 - 1 blocks with
  *              cudaErrorInvalidValue: a guard that cannot fire for n <= RADIX_MAX_N.)
- *   other      s5_onesweep, s6_skip_digits (and their variants): cudaErrorInvalidConfiguration
- *              when the device's multiprocessor count cannot be read (kit_sm_count() = 0).  thrust_sort:
- *              cudaErrorUnknown when Thrust throws (it reports CUDA errors as exceptions).
+ *   other      s5_onesweep, s6_skip_digits, s7_msd_hybrid (and their variants):
+ *              cudaErrorInvalidConfiguration when the device's multiprocessor count cannot be
+ *              read (kit_sm_count() = 0).  thrust_sort: cudaErrorUnknown when Thrust throws (it
+ *              reports CUDA errors as exceptions).
  * Every check above is made before any launch, in this order: type, bits, size, alignment,
- * pointers (radix_check), then a step's own (s5's and s6's SM count, CUB's scratch). */
+ * pointers (radix_check), then a step's own (s5's, s6's and s7's SM count, CUB's scratch). */
 #ifndef KIT_RADIX_H
 #define KIT_RADIX_H
 
@@ -146,10 +147,13 @@ typedef enum radix_input_kind {
     RADIX_IN_LOWENT,      /* AND of three uniform words: bits 1 with probability 1/8 */
     RADIX_IN_FNORMAL,     /* normally distributed floats (for f32; the bit patterns otherwise),
                              with -0.0, +0.0, +-inf and NaNs of both signs sprinkled in */
-    RADIX_IN_GAPS         /* uniform in bytes 0, 2, 4, 6 of the image, the odd bytes zero: constant
+    RADIX_IN_GAPS,        /* uniform in bytes 0, 2, 4, 6 of the image, the odd bytes zero: constant
                              digits between digits that vary (s6 skips passes between passes) */
+    RADIX_IN_TWINS        /* uniform, the image's second byte from the top equal to its top byte:
+                             two top digits that move together (s7's estimate of its groups, from
+                             each digit's counts alone, takes their 256 large groups for 65536) */
 } radix_input_kind;
-#define RADIX_NINPUTS 9
+#define RADIX_NINPUTS 10
 extern const kit_input radix_inputs[RADIX_NINPUTS];
 
 /* ------------------------------------------------------------ the steps */
@@ -167,6 +171,7 @@ RADIX_STEP_DECL(s3_rowdask);  /* Brown: CountKeys, ScanRuns, DistributeKeys */
 RADIX_STEP_DECL(s4_match8);   /* 8-bit digits, warp-match ranking, three kernels */
 RADIX_STEP_DECL(s5_onesweep); /* one histogram kernel, then one kernel per pass */
 RADIX_STEP_DECL(s6_skip_digits); /* s5, the passes of constant digits skipped (decided on the GPU) */
+RADIX_STEP_DECL(s7_msd_hybrid); /* s6, or its two top passes and 65536 groups sorted on chip (on the GPU) */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -178,8 +183,10 @@ cudaError_t radix_s3_describe(kit_kernel_desc *d);
 cudaError_t radix_s4_describe(kit_kernel_desc *d);
 cudaError_t radix_s5_describe(kit_kernel_desc *d);
 cudaError_t radix_s6_describe(kit_kernel_desc *d);
+cudaError_t radix_s7_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
-extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[];
+extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
+    radix_s7_param[];
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
  * bits and tile shapes */
@@ -192,7 +199,7 @@ extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 
-#define RADIX_NSTEPS 9
+#define RADIX_NSTEPS 10
 extern const radix_step radix_steps[RADIX_NSTEPS];
 
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,

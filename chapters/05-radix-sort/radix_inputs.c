@@ -19,6 +19,9 @@ const kit_input radix_inputs[RADIX_NINPUTS] = {
      RADIX_IN_FNORMAL, 0},
     {"gaps", "uniform in the image's even bytes, its odd bytes zero (constant digits between others)",
      RADIX_IN_GAPS, 0},
+    {"top-twins",
+     "uniform, the image's second byte from the top a copy of its top byte (256 groups of equal top halves)",
+     RADIX_IN_TWINS, 0},
 };
 
 /* a standard normal deviate (Box-Muller) */
@@ -47,6 +50,10 @@ static uint64_t image_of(int kind, size_t i, size_t n, int bits, uint64_t *st, u
     }
     case RADIX_IN_LOWENT: return r & kit_rand64(st) & kit_rand64(st) & top;
     case RADIX_IN_GAPS: return r & 0x00FF00FF00FF00FFull;
+    case RADIX_IN_TWINS: {
+        const int hi = bits - 8, lo = bits - 16;
+        return (r & ~((uint64_t)0xFF << lo)) | ((r >> hi) & 0xFF) << lo;
+    }
     default: return r;
     }
 }

@@ -293,16 +293,20 @@ static __device__ __forceinline__ unsigned rk_slot(unsigned r)
     return SWZ ? r ^ ((r >> 5) & 31u) : r;
 }
 
-/* final ranks (counters = digit start + warp prefix), each key (and value) stored as it is ranked */
+/* final ranks (counters = digit start + warp prefix), each key (and value) stored as it is ranked;
+ * items: the warp's first items that are ranked (the same for every lane: the ballots are the
+ * warp's), the others left out, as rk_count_warp must leave them out */
 template <int KT, bool PAIRS, int KPT, int MATCH, int DBITS, bool PACK = false, bool SWZ = false>
 static __device__ __forceinline__ void rk_rank_exchange(const typename radix_key_t<KT>::type (&k)[KPT],
                                                         const uint32_t (&v)[PAIRS ? KPT : 1], int shift,
                                                         int bits, unsigned *cnt,
                                                         typename radix_key_t<KT>::type *s_keys,
-                                                        uint32_t *s_vals, unsigned *masks = nullptr)
+                                                        uint32_t *s_vals, unsigned *masks = nullptr,
+                                                        int items = KPT)
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
+        if (i >= items) break;
         const unsigned r = rk_slot<SWZ>(rk_rank_item<KT, MATCH, DBITS, PACK>(k[i], shift, bits, cnt, masks));
         s_keys[r] = k[i];
         if constexpr (PAIRS) s_vals[r] = v[i];
@@ -357,13 +361,14 @@ static __device__ __forceinline__ void rk_exchange(T *s, const unsigned (&r)[KPT
     for (int i = 0; i < KPT; i++) s[r[i]] = v[i];
 }
 
-/* the warp's digit counts only */
+/* the warp's digit counts only (of its first `items` items) */
 template <int KT, int KPT, bool PACK = false>
 static __device__ __forceinline__ void rk_count_warp(const typename radix_key_t<KT>::type (&k)[KPT],
-                                                     int shift, int bits, unsigned *cnt)
+                                                     int shift, int bits, unsigned *cnt, int items = KPT)
 {
 #pragma unroll
     for (int i = 0; i < KPT; i++) {
+        if (i >= items) break;
         const unsigned d = radix_digit<KT>(k[i], shift, bits);
         if constexpr (PACK) atomicAdd(cnt + (d >> 1), 1u << (d & 1u) * 16u);
         else atomicAdd(cnt + d, 1u);

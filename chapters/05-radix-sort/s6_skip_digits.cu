@@ -25,17 +25,8 @@
  * and ptxas spills 3 words of s6's (none of s5's).  Uniform pairs: 8.51 ms against s5's 8.20 on the
  * H100, level on the H200 (6.71 / 6.72); 384 x 28 staged and swizzled, which spills nothing, took
  * 6.87 there and lost on the four other four-pass inputs too, so s6 keeps s5's tile. */
-#include "onesweep.cuh"
+#include "skip_digits.cuh"
 
-/* s5's tiles (keys, the Turing-size fallback, 4-byte pairs staged, the older pairs tile
- * for SMs that cannot hold two of those, 8-byte keys), each with the route; the stores generic as in
- * s5 (the loads are generic too: their pointers come from the route) */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg;
-typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg_small;
-typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
-    s6_cfg_pairs;
-typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN> s6_cfg_pairs23;
-typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg64;
 extern "C" const char radix_s6_param[] = "s5's tiles and knobs + constant digits skipped on the GPU";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)

@@ -44,6 +44,9 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s6_skip_digits, radix_s6_param,
              "fewer passes: a pass whose digit all keys share is skipped (decided on the GPU)",
              radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s7_msd_hybrid, radix_s7_param,
+             "fewer passes: top 16 bits in two passes, then each group of equal top halves on chip",
+             radix_s7_describe, s7_msd_hybrid, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
 };

@@ -16,8 +16,9 @@
 # 1 for s0, 4 for s1 .. s3, 8 for the others); measured_per_pass = bytes / passes / (n x key
 # bytes), against model_per_pass (3: count + scatter, 2: one sweep); gbps = bytes / time.
 # The launches are cut into steps where the kernel family changes (the prefix of its name: s0_,
-# s1_, srts_, rd_, s4_, os_; CUB's DeviceRadixSort* kernels, a new call at each histogram kernel;
-# blk_scan_u32, shared, stays with its step) and matched, in order, with the profile's lines.
+# s1_, srts_, rd_, s4_, os_ (s7's mh_ with them); CUB's DeviceRadixSort* kernels and os_, a new call
+# at each histogram kernel; blk_scan_u32, shared, stays with its step) and matched, in order, with
+# the profile's lines.
 set -euo pipefail
 ncu=${1:?usage: traffic.sh NCU.csv BIN [N] [INPUT] [COPY.csv] > traffic.csv}
 bin=${2:?usage: traffic.sh NCU.csv BIN [N] [INPUT] [COPY.csv] > traffic.csv}
@@ -51,6 +52,7 @@ awk -F'","' -v n="$n" -v input="$input" -v bw="$bw" -v gpu="$gpu" '
     gsub(/\(anonymous namespace\)::/, "", k)
     sub(/^void /, "", k); sub(/[<(].*/, "", k); sub(/.*::/, "", k)
     if (k ~ /^DeviceRadixSort/) return "cub"
+    if (k ~ /^mh_/) return "os" # the groups sorted on chip by s7, after its onesweep passes
     sub(/_.*/, "", k)
     return k
   }
@@ -71,8 +73,8 @@ awk -F'","' -v n="$n" -v input="$input" -v bw="$bw" -v gpu="$gpu" '
     g = 0; cur = ""
     for (i = 1; i <= nk; i++) {
       id = order[i]; f = family(kname[id])
-      hist = kname[id] ~ /DeviceRadixSortHistogramKernel/
-      if (f != "blk" && (f != cur || (f == "cub" && hist && seen_hist[g]))) { g++; cur = f }
+      hist = kname[id] ~ /DeviceRadixSortHistogramKernel|os_hist_kernel/
+      if (f != "blk" && (f != cur || ((f == "cub" || f == "os") && hist && seen_hist[g]))) { g++; cur = f }
       if (g == 0) g = 1
       if (hist) seen_hist[g] = 1
       kernels[g]++
@@ -88,7 +90,7 @@ awk -F'","' -v n="$n" -v input="$input" -v bw="$bw" -v gpu="$gpu" '
       kb = lad[s] == "radix64" ? 8 : 4
       dbits = name[s] == "s0_split1" ? 1 : name[s] ~ /^s[123]_/ ? 4 : 8
       passes = 8 * kb / dbits
-      model = name[s] ~ /^(s5_onesweep|s6_skip_digits|cub_radix_sort|thrust_sort)$/ ? 2 : 3
+      model = name[s] ~ /^(s5_onesweep|s6_skip_digits|s7_msd_hybrid|cub_radix_sort|thrust_sort)$/ ? 2 : 3
       bytes = rd[s] + wr[s]
       gbps = ms[s] > 0 ? bytes / ms[s] / 1e6 : 0
       pct = bw != "" ? sprintf("%.1f", 100 * gbps / bw) : ""

@@ -1,0 +1,102 @@
+/* s7 - fewer passes for keys that have no constant digit: the top half sorted by s6's two top passes,
+ * the bottom half on chip, group by group (after Stehle & Jacobsen's hybrid radix sort, SIGMOD 2017).
+ *
+ * What changed versus s6: for 32-bit keys alone sorted on all their bits, n >= S7_MIN_N, the route
+ * kernel may take a split instead of s6's four passes: only the passes on bits 16..23 and 24..31 run,
+ * into the alternate buffer, which leaves the keys in 65536 groups of equal top halves, in order;
+ * then each group is sorted on its low 16 bits by one block in shared memory and written to the
+ * output (msd_split.cuh: a binary search per group for its start, two rankings in shared memory, one
+ * contiguous store).  The split is taken on the GPU, from the histograms the route kernel reads
+ * anyway: when no pass would be skipped and n x (largest share of the top digit) x (largest share of
+ * the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a block holds.  Else s6 runs as it is,
+ * and the groups' kernels read the route's word and leave.  Pairs, bit ranges, 64-bit keys and
+ * smaller n are s6's.
+ *
+ * Why it is faster: bytes and instructions.  Histogram 4 + two passes x 8 + the groups' read and
+ * write 8 = 28 bytes a key instead of 36, and the on-chip pass needs neither a look-back nor
+ * scattered stores.  Its first ranking needs no order (for keys alone on all bits, keys that share
+ * the first digit are put in order by the second, stable ranking, or are equal): one shared atomic a
+ * key instead of eight ballots.  H200, 2^28 uniform keys: 3.99 ms against s6's 4.51 (CUB 5.44).
+ *
+ * What still limits it:
+ * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
+ *   hold, so the split pays only where the groups nearly fill a block (S7_MIN_N, about 2^27.75 keys;
+ *   at 2^27 it took 2.43 ms against s6's 2.30).  Fewer group bits for fewer keys would move that
+ *   limit down, at the price of a third ranking on chip;
+ * - the groups must fit a block, so n above about 2^28.1 (groups of 4320 and more) keeps s6's passes;
+ * - it still pays for s6's route: the histogram of all four digits and two pass launches whose blocks
+ *   leave at once (about 0.1 ms at 2^28, where `msd_hybrid`, the same split without a route, took
+ *   3.88 ms);
+ * - the estimate assumes the two top digits independent; keys whose top digits move together
+ *   (top-twins) make fewer, larger groups than it says, each sorted by one block through global
+ *   memory (mh_big_kernel): correct, and three times s6's time at 2^28.  The estimate bounds the
+ *   damage: a group holds at most the smaller of the two largest shares, so the largest is under
+ *   sqrt(S7_SPLIT_MAX x n) keys (about 1.1 M at 2^28);
+ * - skewed keys (low-entropy, normal floats) fail the estimate and keep s6's four passes: their
+ *   groups are too large for a block at every level, so a split would not save them a pass. */
+#include "msd_split.cuh"
+#include "skip_digits.cuh"
+
+/* below: groups of fewer than 3/4 of a block's 4608 keys on average, whose block's fixed cost (its
+ * barriers, scans and counters: about 0.6 ms for the 65536 groups on the H200, whatever their size)
+ * the saved passes do not pay for; about 2^27.75 keys */
+#define S7_MIN_N ((size_t)MH_GROUPS * (MH_TBS * MH_KPT / 4 * 3))
+#define S7_SPLIT_MAX (MH_TBS * MH_KPT / 16 * 15)
+
+extern "C" const char radix_s7_param[] =
+    "s6 + top 16 bits by s6's passes, 65536 groups of <= 256 x 18 sorted on chip (chosen on the GPU)";
+
+/* where the split may run: 32-bit keys alone on all bits, enough of them */
+static bool s7_takes(size_t n, const uint32_t *vals_in, int type, int begin_bit, int end_bit)
+{
+    return vals_in == NULL && type != RADIX_U64 && begin_bit == 0 && end_bit == 32 && n >= S7_MIN_N;
+}
+
+/* s6's scratch, then (where the split may run) the groups' starts and the route's word */
+static size_t s7_extra(size_t n, int type, int pairs)
+{
+    return pairs || type == RADIX_U64 || n < S7_MIN_N ? 0 : (MH_GROUPS + 2) * sizeof(unsigned);
+}
+
+extern "C" size_t radix_s7_msd_hybrid_scratch(size_t n, int type, int pairs)
+{
+    const size_t s6 = radix_s6_skip_digits_scratch(n, type, pairs);
+    return s7_extra(n, type, pairs) ? mh_round(s6) + s7_extra(n, type, pairs) : s6;
+}
+
+template <int KT, class C>
+static cudaError_t s7_sort(const void *keys_in, void *keys_out, size_t n, void *scratch, cudaStream_t s)
+{
+    unsigned *off = (unsigned *)((char *)scratch + mh_round(radix_s6_skip_digits_scratch(n, KT, 0)));
+    unsigned *split = off + MH_GROUPS + 1;
+    KIT_TRY((os_sort<KT, false, C>(keys_in, keys_out, NULL, NULL, n, 0, 32, scratch, s, split, S7_SPLIT_MAX)));
+    /* the alternate buffer, where the route's split leaves the groups, opens the scratch (os_plan) */
+    return mh_sort_groups<KT>((uint32_t *)scratch, (uint32_t *)keys_out, n, off, split, MH_GROUPS, s);
+}
+
+extern "C" cudaError_t radix_s7_msd_hybrid(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                           uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
+                                           void *scratch, cudaStream_t s)
+{
+    int work;
+    if (!s7_takes(n, vals_in, type, begin_bit, end_bit))
+        return radix_s6_skip_digits(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        if (os_choice<KT, false, s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>() == OS_PICK)
+            return s7_sort<KT, s6_cfg>(keys_in, keys_out, n, scratch, s);
+        return s7_sort<KT, s6_cfg_small>(keys_in, keys_out, n, scratch, s);
+    });
+}
+
+/* the groups' kernel (s6's pass kernel is s6's row) */
+extern "C" cudaError_t radix_s7_describe(kit_kernel_desc *d)
+{
+    d->func = (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT>;
+    d->block_threads = MH_TBS;
+    d->dyn_smem = 0;
+    return cudaSuccess;
+}
