@@ -139,7 +139,14 @@ __global__ void __launch_bounds__(TBS, MINB)
         const unsigned start = off[g], cnt = off[g + 1] - start, wbase = warp * (KPT * 32u);
         /* the warp's items that hold a key (pads only after them): the stable ranking leaves the
          * others out, so a group of a few hundred keys costs a few hundred keys' ranking, not a tile's */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1200
+        /* every item: ptxas of CUDA 13.0 fails on this kernel for sm_120 ("Register allocation failed
+         * with register count of 7") with a run-time bound, as with the one below */
+        constexpr int items = KPT;
+        (void)wbase;
+#else
         const int items = cnt > wbase ? (int)min((unsigned)KPT, (cnt - wbase + 31u) / 32u) : 0;
+#endif
         if (cnt == 0 || cnt > TILE) continue;
         rk_load<KPT>(a + start, cnt, cnt == TILE, radix_pad_key<KT>(), k);
         /* bits 0..7, in no particular order among equal digits: one shared atomic a key; the pads
