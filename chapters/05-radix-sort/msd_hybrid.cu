@@ -48,8 +48,8 @@ extern "C" cudaError_t radix_msd_hybrid(const void *keys_in, void *keys_out, con
     uint32_t *grouped = (uint32_t *)((char *)scratch + mh_round(radix_s5_onesweep_scratch(n, type, 0)));
     unsigned *off = (unsigned *)((char *)grouped + mh_round(n * sizeof(uint32_t)));
     KIT_TRY(radix_s5_onesweep(keys_in, grouped, NULL, NULL, n, type, 32 - MH_GROUP_BITS, 32, scratch, s));
-    return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) { /* a block per group */
-        return mh_sort_groups<decltype(kt)::value>(grouped, (uint32_t *)keys_out, n, off, NULL, MH_GROUPS, s);
+    return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
+        return mh_sort_groups<decltype(kt)::value>(grouped, (uint32_t *)keys_out, n, off, NULL, s);
     });
 }
 

@@ -118,10 +118,10 @@ __global__ void __launch_bounds__(TBS)
 
 /* Group g of a (positions off[g] .. off[g + 1]) sorted on its low 16 image bits into out by one
  * block, when it fits the tile (mh_big_kernel takes the others); any grid: block b takes groups b,
- * b + grid, ... (the row and s7 launch a block per group: a resident grid that loops was slower).
- * MINB: blocks an SM the registers are budgeted for (4: 5, 6 and 8 measured no better on the H200). */
-template <int KT, int TBS, int KPT, int MINB = 4>
-__global__ void __launch_bounds__(TBS, MINB)
+ * b + grid, ... (mh_sort_groups launches a block per group: a resident grid that loops was slower).
+ * Four blocks an SM for the registers: 5, 6 and 8 measured no better on the H200. */
+template <int KT, int TBS, int KPT>
+__global__ void __launch_bounds__(TBS, 4)
     mh_local_kernel(const uint32_t *__restrict__ a, uint32_t *__restrict__ out, const unsigned *__restrict__ off,
                     const unsigned *run)
 {
@@ -201,15 +201,15 @@ static inline size_t mh_round(size_t b)
 
 /* The on-chip half, after the keys are grouped by their top 16 image bits in `grouped` (n keys):
  * where each group starts (off: MH_GROUPS + 1 words), the groups that fit a block sorted into out by
- * a grid of local_grid blocks (a block per group: MH_GROUPS), the others by mh_big_kernel (which uses `grouped` as its second
- * buffer).  run: NULL, or a word on the GPU that the kernels read first (0: they leave at once). */
-template <int KT, int MINB = 4>
+ * a block each, the others by mh_big_kernel (which uses `grouped` as its second buffer).  run: NULL,
+ * or a word on the GPU that the kernels read first (0: they leave at once). */
+template <int KT>
 static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, unsigned *off, const unsigned *run,
-                                  unsigned local_grid, cudaStream_t s)
+                                  cudaStream_t s)
 {
     mh_bounds_kernel<KT><<<(MH_GROUPS + 1 + 255) / 256, 256, 0, s>>>(grouped, n, off, run);
     KIT_TRY(cudaGetLastError());
-    mh_local_kernel<KT, MH_TBS, MH_KPT, MINB><<<local_grid, MH_TBS, 0, s>>>(grouped, out, off, run);
+    mh_local_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS, MH_TBS, 0, s>>>(grouped, out, off, run);
     KIT_TRY(cudaGetLastError());
     mh_big_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / MH_TBS, MH_TBS, 0, s>>>(grouped, out, off, run);
     return cudaGetLastError();

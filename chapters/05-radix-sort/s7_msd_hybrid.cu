@@ -60,8 +60,8 @@ static size_t s7_extra(size_t n, int type, int pairs)
 
 extern "C" size_t radix_s7_msd_hybrid_scratch(size_t n, int type, int pairs)
 {
-    const size_t s6 = radix_s6_skip_digits_scratch(n, type, pairs);
-    return s7_extra(n, type, pairs) ? mh_round(s6) + s7_extra(n, type, pairs) : s6;
+    const size_t s6 = radix_s6_skip_digits_scratch(n, type, pairs), extra = s7_extra(n, type, pairs);
+    return extra ? mh_round(s6) + extra : s6;
 }
 
 template <int KT, class C>
@@ -71,7 +71,7 @@ static cudaError_t s7_sort(const void *keys_in, void *keys_out, size_t n, void *
     unsigned *split = off + MH_GROUPS + 1;
     KIT_TRY((os_sort<KT, false, C>(keys_in, keys_out, NULL, NULL, n, 0, 32, scratch, s, split, S7_SPLIT_MAX)));
     /* the alternate buffer, where the route's split leaves the groups, opens the scratch (os_plan) */
-    return mh_sort_groups<KT>((uint32_t *)scratch, (uint32_t *)keys_out, n, off, split, MH_GROUPS, s);
+    return mh_sort_groups<KT>((uint32_t *)scratch, (uint32_t *)keys_out, n, off, split, s);
 }
 
 extern "C" cudaError_t radix_s7_msd_hybrid(const void *keys_in, void *keys_out, const uint32_t *vals_in,
