@@ -412,9 +412,10 @@ Test(ch05_gpu, msd_hybrid_key_types, .timeout = 600)
 }
 
 /* s7 where its split may run (32-bit keys alone, all bits, n >= about 2^27.75), at a size that is not a
- * multiple of anything, on every 32-bit key type: the split on uniform and sorted keys, the split with
- * groups larger than a block on top-twins, s6's four passes on low-entropy keys and no pass (a copy) on
- * identical ones.  (Below that size s7 is s6: the ladder's tests.) */
+ * multiple of anything, on every 32-bit key type: the split on uniform and sorted keys, s6's four
+ * passes on top-twins (the sample's veto) and low-entropy keys (the estimate's) and no pass (a copy) on
+ * identical ones; and the contract suite's checks on uniform and top-twins keys.  (Below that size s7 is
+ * s6: the ladder's tests.) */
 Test(ch05_gpu, s7_routes, .timeout = 900)
 {
     static const char *const inputs[] = {"uniform", "sorted", "top-twins", "low-entropy", "identical"};
@@ -427,7 +428,19 @@ Test(ch05_gpu, s7_routes, .timeout = 900)
         rows++;
         for (t = RADIX_U32; t <= RADIX_F32; t++) {
             const kit_shape sh = sort_shape(L->P, 240000007u, t, 0, 0, 32);
+            /* the whole contract where the split runs: every pointer off its alignment (each by a
+             * different amount), guards, exact scratch, a second run on the dirty scratch, and a
+             * created stream behind a busy kernel */
+            const kit_contract_opts o = {1 + (size_t)t, 0, 1, 0, 0, 1};
+            char msg[KIT_MSG];
+            int ok = 0;
             for (x = 0; x < sizeof inputs / sizeof *inputs; x++) kit_expect_step(L, i, &sh, inputs[x], 110 + t);
+            for (x = 0; x < 2; x++) {
+                const kit_input *in = kit_input_find(L->P, inputs[2 * x]); /* uniform, top-twins */
+                cr_assert(in != NULL);
+                cr_assert(kit_contract_step(L, i, &sh, in, 120 + t, &o, &ok, msg, sizeof msg) == cudaSuccess && ok,
+                          "%s", msg);
+            }
         }
     }
     cr_assert_eq(rows, 1, "the ladder has %d s7_msd_hybrid rows, expected 1", rows);

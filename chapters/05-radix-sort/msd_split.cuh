@@ -12,6 +12,44 @@
 #define MH_TBS 256
 #define MH_KPT 18
 
+/* The sample that guards s7's split against keys whose top digits move together (the route's
+ * estimate takes them as independent): MH_SAMPLES keys, evenly spaced, counted by their top
+ * MH_SAMPLE_BITS image bits in one block; *ok = 0 when some such bin holds more than MH_SAMPLE_MAX of
+ * them (a share of about 1/700 of the keys: 400 K keys and more at 2^28, where uniform keys give
+ * half a sample a bin, 6 or so at most, and a false veto has odds under 1e-9), else 1.  One block:
+ * 16384 scattered loads took 16 us on the H200 (Nsight Compute), 0.4 % of the sort; 8192 halve that. */
+#define MH_SAMPLE_TBS 1024
+#define MH_SAMPLE_KPT 8
+#define MH_SAMPLES (MH_SAMPLE_TBS * MH_SAMPLE_KPT)
+#define MH_SAMPLE_BITS 14
+#define MH_SAMPLE_MAX 12
+template <int KT>
+__global__ void __launch_bounds__(MH_SAMPLE_TBS) mh_sample_kernel(const uint32_t *__restrict__ a, size_t n, unsigned *ok)
+{
+    /* two 16-bit counts a word: at most MH_SAMPLES (8192) samples fall in one bin */
+    __shared__ unsigned s_bin[(1u << MH_SAMPLE_BITS) / 2];
+    __shared__ unsigned s_over;
+    const size_t step = n / MH_SAMPLES;
+    uint32_t k[MH_SAMPLE_KPT];
+    unsigned over = 0;
+#pragma unroll
+    for (int i = 0; i < MH_SAMPLE_KPT; i++) k[i] = a[(size_t)(i * MH_SAMPLE_TBS + threadIdx.x) * step + step / 2];
+    for (unsigned j = threadIdx.x; j < (1u << MH_SAMPLE_BITS) / 2; j += MH_SAMPLE_TBS) s_bin[j] = 0;
+    if (threadIdx.x == 0) s_over = 0;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < MH_SAMPLE_KPT; i++) {
+        const unsigned b = radix_image<KT>(k[i]) >> (32 - MH_SAMPLE_BITS);
+        atomicAdd(s_bin + (b >> 1), 1u << ((b & 1u) * 16));
+    }
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < (1u << MH_SAMPLE_BITS) / 2; j += MH_SAMPLE_TBS)
+        over |= (s_bin[j] & 0xFFFFu) > MH_SAMPLE_MAX || (s_bin[j] >> 16) > MH_SAMPLE_MAX;
+    if (__any_sync(0xFFFFFFFFu, over) && (threadIdx.x & 31u) == 0) s_over = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) *ok = !s_over;
+}
+
 /* off[g] = the first position whose key's top 16 image bits are >= g, g = 0 .. MH_GROUPS (n) */
 template <int KT>
 __global__ void mh_bounds_kernel(const uint32_t *__restrict__ a, size_t n, unsigned *__restrict__ off,
@@ -118,8 +156,10 @@ __global__ void __launch_bounds__(TBS)
 
 /* Group g of a (positions off[g] .. off[g + 1]) sorted on its low 16 image bits into out by one
  * block, when it fits the tile (mh_big_kernel takes the others); any grid: block b takes groups b,
- * b + grid, ... (mh_sort_groups launches a block per group: a resident grid that loops was slower).
- * Four blocks an SM for the registers: 5, 6 and 8 measured no better on the H200. */
+ * b + grid, ... mh_sort_groups launches a block per two groups (H200, 2^28: level with a block per
+ * group where the split runs, 20 us less where it does not and the blocks only leave; four groups a
+ * block were slower on uniform keys, and a resident grid that loops much slower).  Four blocks an SM
+ * for the registers: 5, 6 and 8 measured no better on the H200. */
 template <int KT, int TBS, int KPT>
 __global__ void __launch_bounds__(TBS, 4)
     mh_local_kernel(const uint32_t *__restrict__ a, uint32_t *__restrict__ out, const unsigned *__restrict__ off,
@@ -209,7 +249,7 @@ static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, un
 {
     mh_bounds_kernel<KT><<<(MH_GROUPS + 1 + 255) / 256, 256, 0, s>>>(grouped, n, off, run);
     KIT_TRY(cudaGetLastError());
-    mh_local_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS, MH_TBS, 0, s>>>(grouped, out, off, run);
+    mh_local_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
     KIT_TRY(cudaGetLastError());
     mh_big_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / MH_TBS, MH_TBS, 0, s>>>(grouped, out, off, run);
     return cudaGetLastError();

@@ -281,11 +281,13 @@ __global__ void __launch_bounds__(1 << DBITS)
     if (threadIdx.x != 0) return;
     int m = 0, take = 0;
     for (int p = 0; p < passes; p++) m += (int)s_runs[p];
-    /* s7's split: when every pass would run and the largest group of equal top halves, estimated as
-     * n x (the top digit's largest share) x (the next digit's), is at most split_max keys, only the
-     * two top passes run, into the alternate buffer (the groups' sort reads it there) */
+    /* s7's split: when the word split holds allows it (s7's sample of the keys' top bits), every
+     * pass would run and the largest group of equal top halves, estimated as n x (the top digit's
+     * largest share) x (the next digit's), is at most split_max keys, only the two top passes run,
+     * into the alternate buffer (the groups' sort reads it there) */
     if (split) {
-        take = m == passes && (unsigned long long)s_top[0] * s_top[1] <= (unsigned long long)split_max * n;
+        take = *split != 0 && m == passes &&
+               (unsigned long long)s_top[0] * s_top[1] <= (unsigned long long)split_max * n;
         *split = (unsigned)take;
         if (take) {
             for (int p = 0; p < passes - 2; p++) s_runs[p] = 0;
@@ -822,9 +824,9 @@ static size_t os_scratch(size_t n, int type, int pairs)
     });
 }
 
-/* split (s7 only, SKIP, keys alone on all 32 bits): a word the route kernel sets when it takes s7's
- * split (split_max: the largest group estimate it takes), the top two passes then writing the
- * alternate buffer */
+/* split (s7 only, SKIP, keys alone on all 32 bits): a word on the GPU, 0 (the split vetoed) or not
+ * when the sort starts, that the route kernel sets to 1 when it takes s7's split (split_max: the
+ * largest group estimate it takes), the top two passes then writing the alternate buffer, else to 0 */
 template <int KT, bool PAIRS, class C>
 static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                            size_t n, int begin_bit, int end_bit, void *scratch, cudaStream_t s,

@@ -8,7 +8,8 @@
  * output (msd_split.cuh: a binary search per group for its start, two rankings in shared memory, one
  * contiguous store).  The split is taken on the GPU, from the histograms the route kernel reads
  * anyway: when no pass would be skipped and n x (largest share of the top digit) x (largest share of
- * the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a block holds.  Else s6 runs as it is,
+ * the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a block holds, and a sample of the keys
+ * finds no large group (below).  Else s6 runs as it is,
  * and the groups' kernels read the route's word and leave.  Pairs, bit ranges, 64-bit keys and
  * smaller n are s6's.
  *
@@ -29,9 +30,13 @@
  *   3.88 ms);
  * - the estimate assumes the two top digits independent; keys whose top digits move together
  *   (top-twins) make fewer, larger groups than it says, each sorted by one block through global
- *   memory (mh_big_kernel): correct, and three times s6's time at 2^28.  The estimate bounds the
- *   damage: a group holds at most the smaller of the two largest shares, so the largest is under
- *   sqrt(S7_SPLIT_MAX x n) keys (about 1.1 M at 2^28);
+ *   memory (mh_big_kernel): correct, and three times s6's time at 2^28 when the split took them.  A
+ *   sample of 8192 keys, evenly spaced, counted by their top 14 bits in one block before the
+ *   histogram (mh_sample_kernel, one block) vetoes the split where one such bin holds more than 12
+ *   of them, about 1/700 of the keys: top-twins keys then run s6.  What gets past both is bounded
+ *   but not cheap: a group holds at most the smaller of the two largest shares, under
+ *   sqrt(S7_SPLIT_MAX x n) keys (about 1.1 M at 2^28), and escapes the sample at about n / 700
+ *   keys or a few times that, while a group of a few tiles already costs its block a few passes;
  * - skewed keys (low-entropy, normal floats) fail the estimate and keep s6's four passes: their
  *   groups are too large for a block at every level, so a split would not save them a pass. */
 #include "msd_split.cuh"
@@ -69,6 +74,9 @@ static cudaError_t s7_sort(const void *keys_in, void *keys_out, size_t n, void *
 {
     unsigned *off = (unsigned *)((char *)scratch + mh_round(radix_s6_skip_digits_scratch(n, KT, 0)));
     unsigned *split = off + MH_GROUPS + 1;
+    /* the sample's veto first (n >= S7_MIN_N: every sample lands on a key of its own) */
+    mh_sample_kernel<KT><<<1, MH_SAMPLE_TBS, 0, s>>>((const uint32_t *)keys_in, n, split);
+    KIT_TRY(cudaGetLastError());
     KIT_TRY((os_sort<KT, false, C>(keys_in, keys_out, NULL, NULL, n, 0, 32, scratch, s, split, S7_SPLIT_MAX)));
     /* the alternate buffer, where the route's split leaves the groups, opens the scratch (os_plan) */
     return mh_sort_groups<KT>((uint32_t *)scratch, (uint32_t *)keys_out, n, off, split, s);
