@@ -281,7 +281,7 @@ __global__ void __launch_bounds__(1 << DBITS)
     if (threadIdx.x != 0) return;
     int m = 0, take = 0;
     for (int p = 0; p < passes; p++) m += (int)s_runs[p];
-    /* s7's split: when the word split holds allows it (s7's sample of the keys' top bits), every
+    /* s7's split: when the word at split allows it (s7's sample of the keys' top bits), every
      * pass would run and the largest group of equal top halves, estimated as n x (the top digit's
      * largest share) x (the next digit's), is at most split_max keys, only the two top passes run,
      * into the alternate buffer (the groups' sort reads it there) */
