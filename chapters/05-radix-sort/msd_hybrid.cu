@@ -55,8 +55,5 @@ extern "C" cudaError_t radix_msd_hybrid(const void *keys_in, void *keys_out, con
 
 extern "C" cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT>;
-    d->block_threads = MH_TBS;
-    d->dyn_smem = 0;
-    return cudaSuccess;
+    return mh_describe(d);
 }

@@ -5,6 +5,8 @@
 #ifndef MSD_SPLIT_CUH
 #define MSD_SPLIT_CUH
 
+#include "blocks/prefetch.cuh"
+#include "kit_cuda.cuh"
 #include "radix_rank.cuh"
 
 #define MH_GROUP_BITS 16
@@ -159,22 +161,36 @@ __global__ void __launch_bounds__(TBS)
  * b + grid, ... mh_sort_groups launches a block per two groups (H200, 2^28: level with a block per
  * group where the split runs, 20 us less where it does not and the blocks only leave; four groups a
  * block were slower on uniform keys, and a resident grid that loops much slower).  Four blocks an SM
- * for the registers: 5, 6 and 8 measured no better on the H200. */
-template <int KT, int TBS, int KPT>
+ * for the registers: 5, 6 and 8 measured no better on the H200.
+ *
+ * Two rankings: bits 0 .. LOW-1 unordered (a shared atomic a key on 2^LOW block counters), then
+ * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit).  The ballots are most
+ * of the instructions, so the wider the first ranking, the fewer: LOW = 12 (4096 counters, four
+ * ballots a key) ran the kernel in 1.25 ms against 1.47 for LOW = 8 (H200, 2^28 uniform keys; 971 M
+ * warp instructions against 1106 M; LOW = 10 and 11 in between).  The counters are zeroed once, and
+ * by each group after its last use of them, under the barrier that ends it. */
+template <int KT, int TBS, int KPT, int LOW>
 __global__ void __launch_bounds__(TBS, 4)
     mh_local_kernel(const uint32_t *__restrict__ a, uint32_t *__restrict__ out, const unsigned *__restrict__ off,
                     const unsigned *run)
 {
-    constexpr int NW = TBS / 32, RADIX = 256;
+    constexpr int NW = TBS / 32, HIGH = MH_GROUP_BITS - LOW, R1 = 1 << LOW, R2 = 1 << HIGH;
+    constexpr int B1 = R1 > TBS ? R1 / TBS : 1; /* the first ranking's counters a thread scans */
     constexpr unsigned TILE = TBS * KPT;
-    static_assert(TBS >= RADIX, "a thread per digit");
+    static_assert(R1 <= TBS || R1 % TBS == 0, "a thread per counter, or as many each");
+    static_assert(R2 <= TBS, "a thread per digit of the second ranking");
     __shared__ uint32_t s_keys[TILE];
-    __shared__ unsigned s_cnt[NW * RADIX], s_run[RADIX + RADIX / 32];
+    __shared__ unsigned s_cnt[NW * R2], s_run[R1 + R1 / 32];
     const unsigned warp = threadIdx.x >> 5, first = warp * (KPT * 32u) + (threadIdx.x & 31u);
+    const bool owns = B1 > 1 || threadIdx.x < (unsigned)R1;
     const uint32_t none[1] = {0};
     uint32_t k[KPT];
     unsigned all;
     if (run && !*run) return;
+    /* the counters start at zero, and each group leaves them so */
+    for (int j = threadIdx.x; j < R1 + R1 / 32; j += TBS) s_run[j] = 0;
+    for (int j = threadIdx.x; j < NW * R2; j += TBS) s_cnt[j] = 0;
+    __syncthreads();
     for (unsigned g = blockIdx.x; g < MH_GROUPS; g += gridDim.x) {
         const unsigned start = off[g], cnt = off[g + 1] - start, wbase = warp * (KPT * 32u);
         /* the warp's items that hold a key (pads only after them): the stable ranking leaves the
@@ -187,44 +203,59 @@ __global__ void __launch_bounds__(TBS, 4)
 #else
         const int items = cnt > wbase ? (int)min((unsigned)KPT, (cnt - wbase + 31u) / 32u) : 0;
 #endif
+        /* the block's next group asked of L2 now, so that its load finds it there (H200: 0.4 % of
+         * the sort) */
+        if (g + gridDim.x < MH_GROUPS && threadIdx.x < 64) {
+            const unsigned ps = off[g + gridDim.x], pe = off[g + gridDim.x + 1];
+            if (pe - ps <= TILE) prefetch_l2_lines<64>(a + ps, pe - ps);
+        }
         if (cnt == 0 || cnt > TILE) continue;
         rk_load<KPT>(a + start, cnt, cnt == TILE, radix_pad_key<KT>(), k);
-        /* bits 0..7, in no particular order among equal digits: one shared atomic a key; the pads
-         * keep their own places after the group, so that the stable ranking below still sees them last */
-        if (threadIdx.x < RADIX) s_run[mh_ci(threadIdx.x)] = 0;
-        __syncthreads();
+        /* bits 0 .. LOW-1, in no particular order among equal digits: one shared atomic a key; the
+         * pads keep their own places after the group, so that the stable ranking below still sees
+         * them last */
 #pragma unroll
         for (int i = 0; i < KPT; i++)
-            if (first + i * 32u < cnt) atomicAdd(s_run + mh_ci(radix_digit<KT>(k[i], 0, 8)), 1u);
+            if (first + i * 32u < cnt) atomicAdd(s_run + mh_ci(radix_digit<KT>(k[i], 0, LOW)), 1u);
         __syncthreads();
         {
-            const unsigned c = threadIdx.x < RADIX ? s_run[mh_ci(threadIdx.x)] : 0u;
-            const unsigned st = block_scan32_excl<TBS, WS_SHFL>(c, &all);
-            if (threadIdx.x < RADIX) s_run[mh_ci(threadIdx.x)] = st;
+            /* the thread's counters are read twice (held in no register across the block scan) */
+            unsigned sum = 0;
+#pragma unroll
+            for (int j = 0; j < B1; j++) sum += owns ? s_run[mh_ci(threadIdx.x * B1 + j)] : 0u;
+            unsigned st = block_scan32_excl<TBS, WS_SHFL>(sum, &all);
+#pragma unroll
+            for (int j = 0; j < B1; j++)
+                if (owns) {
+                    const unsigned c = s_run[mh_ci(threadIdx.x * B1 + j)];
+                    s_run[mh_ci(threadIdx.x * B1 + j)] = st;
+                    st += c;
+                }
         }
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < KPT; i++) {
             const unsigned pos = first + i * 32u;
-            s_keys[rk_slot<true>(pos < cnt ? atomicAdd(s_run + mh_ci(radix_digit<KT>(k[i], 0, 8)), 1u) : pos)] = k[i];
+            s_keys[rk_slot<true>(pos < cnt ? atomicAdd(s_run + mh_ci(radix_digit<KT>(k[i], 0, LOW)), 1u) : pos)] = k[i];
         }
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < KPT; i++) k[i] = s_keys[rk_slot<true>(first + i * 32u)];
-        /* bits 8..15, stable: s5's ranking (per-warp counters, counted first) */
-        for (int j = threadIdx.x; j < NW * RADIX; j += TBS) s_cnt[j] = 0;
-        __syncthreads();
-        rk_count_warp<KT, KPT>(k, 8, 8, s_cnt + warp * RADIX, items);
+        /* bits LOW .. 15, stable: s5's ranking (per-warp counters, counted first) */
+        rk_count_warp<KT, KPT>(k, LOW, HIGH, s_cnt + warp * R2, items);
         __syncthreads();
         {
-            const unsigned tot = rk_column_scan<NW, RADIX>(s_cnt);
+            const unsigned tot = rk_column_scan<NW, R2>(s_cnt);
             const unsigned st = block_scan32_excl<TBS, WS_SHFL>(tot, &all);
-            rk_column_add<NW, RADIX>(s_cnt, st);
+            rk_column_add<NW, R2>(s_cnt, st);
         }
         __syncthreads();
-        rk_rank_exchange<KT, false, KPT, RK_MATCH_BALLOT, 8, false, true>(k, none, 8, 8, s_cnt + warp * RADIX,
-                                                                          s_keys, nullptr, nullptr, items);
+        rk_rank_exchange<KT, false, KPT, RK_MATCH_BALLOT, HIGH, false, true>(k, none, LOW, HIGH, s_cnt + warp * R2,
+                                                                             s_keys, nullptr, nullptr, items);
         __syncthreads();
+        /* the counters' last use is behind the barrier: zero them for the next group */
+        for (int j = threadIdx.x; j < R1 + R1 / 32; j += TBS) s_run[j] = 0;
+        for (int j = threadIdx.x; j < NW * R2; j += TBS) s_cnt[j] = 0;
 #pragma unroll
         for (int i = 0; i < KPT; i++) {
             const unsigned p = i * TBS + threadIdx.x;
@@ -232,6 +263,32 @@ __global__ void __launch_bounds__(TBS, 4)
         }
         __syncthreads(); /* the next group's ranking rewrites s_keys */
     }
+}
+
+/* The first ranking's width on this GPU: 12 bits where the 12-bit kernel (a block of 35.5 KB of
+ * shared memory, against 27.8) keeps as many blocks on an SM as the 8-bit one (A100, Hopper,
+ * Blackwell's data-centre parts), else 8 (GPUs of 64 or 100 KB an SM); from the device (or the
+ * KIT_DEVICE profile) at run time, remembered by kit_resident_grid. */
+template <int KT>
+static cudaError_t mh_pick_low(int *low)
+{
+    unsigned g12 = 0, g8 = 0;
+    KIT_TRY(kit_resident_grid((const void *)mh_local_kernel<KT, MH_TBS, MH_KPT, 12>, MH_TBS, 0, &g12));
+    KIT_TRY(kit_resident_grid((const void *)mh_local_kernel<KT, MH_TBS, MH_KPT, 8>, MH_TBS, 0, &g8));
+    *low = g12 >= g8 ? 12 : 8;
+    return cudaSuccess;
+}
+
+/* the groups' kernel this GPU runs (for the steps' describe functions) */
+static inline cudaError_t mh_describe(kit_kernel_desc *d)
+{
+    int low;
+    KIT_TRY(mh_pick_low<RADIX_U32>(&low));
+    d->func = low == 12 ? (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT, 12>
+                        : (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT, 8>;
+    d->block_threads = MH_TBS;
+    d->dyn_smem = 0;
+    return cudaSuccess;
 }
 
 static inline size_t mh_round(size_t b)
@@ -247,9 +304,12 @@ template <int KT>
 static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, unsigned *off, const unsigned *run,
                                   cudaStream_t s)
 {
+    int low;
+    KIT_TRY(mh_pick_low<KT>(&low));
     mh_bounds_kernel<KT><<<(MH_GROUPS + 1 + 255) / 256, 256, 0, s>>>(grouped, n, off, run);
     KIT_TRY(cudaGetLastError());
-    mh_local_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
+    if (low == 12) mh_local_kernel<KT, MH_TBS, MH_KPT, 12><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
+    else mh_local_kernel<KT, MH_TBS, MH_KPT, 8><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
     KIT_TRY(cudaGetLastError());
     mh_big_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / MH_TBS, MH_TBS, 0, s>>>(grouped, out, off, run);
     return cudaGetLastError();

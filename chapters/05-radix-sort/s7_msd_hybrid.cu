@@ -6,7 +6,7 @@
  * into the alternate buffer, which leaves the keys in 65536 groups of equal top halves, in order;
  * then each group is sorted on its low 16 bits by one block in shared memory and written to the
  * output (msd_split.cuh: a binary search per group for its start, two rankings in shared memory, one
- * contiguous store).  The split is taken on the GPU, from the histograms the route kernel reads
+ * contiguous store; the next group asked of L2 meanwhile).  The split is taken on the GPU, from the histograms the route kernel reads
  * anyway: when no pass would be skipped and n x (largest share of the top digit) x (largest share of
  * the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a block holds, and a sample of the keys
  * finds no large group (below).  Else s6 runs as it is,
@@ -17,7 +17,9 @@
  * write 8 = 28 bytes a key instead of 36, and the on-chip pass needs neither a look-back nor
  * scattered stores.  Its first ranking needs no order (for keys alone on all bits, keys that share
  * the first digit are put in order by the second, stable ranking, or are equal): one shared atomic a
- * key instead of eight ballots.  H200, 2^28 uniform keys: 3.99 ms against s6's 4.51 (CUB 5.44).
+ * key, on 12 bits where the GPU holds as many blocks of 4096 counters (8 elsewhere), which leaves
+ * the stable ranking four ballots a key instead of eight.  H200, 2^28 uniform keys: 3.75 ms against
+ * s6's 4.50 (CUB 5.42).
  *
  * What still limits it:
  * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
@@ -26,8 +28,10 @@
  *   limit down, at the price of a third ranking on chip;
  * - the groups must fit a block, so n above about 2^28.1 (groups of 4320 and more) keeps s6's passes;
  * - it still pays for s6's route: the histogram of all four digits and two pass launches whose blocks
- *   leave at once (about 0.1 ms at 2^28, where `msd_hybrid`, the same split without a route, took
- *   3.88 ms);
+ *   leave at once (23 us each at 2^28 on the H200: s7's passes read the route before the tile
+ *   counter, OS_SKIP_LEAVE, which costs a pass that runs 0.3 %);
+ * - the groups' kernel is bound by its instructions (1.25 ms at 2^28, 1.7 TB/s), the two top passes
+ *   by theirs (1.06 ms each, 2.0 TB/s);
  * - the estimate assumes the two top digits independent; keys whose top digits move together
  *   (top-twins) make fewer, larger groups than it says, each sorted by one block through global
  *   memory (mh_big_kernel): correct, and three times s6's time at 2^28 when the split took them.  A
@@ -47,6 +51,11 @@
  * the saved passes do not pay for; about 2^27.75 keys */
 #define S7_MIN_N ((size_t)MH_GROUPS * (MH_TBS * MH_KPT / 4 * 3))
 #define S7_SPLIT_MAX (MH_TBS * MH_KPT / 16 * 15)
+
+/* s6's tiles for keys, whose skipped passes' blocks leave before the tile counter (OS_SKIP_LEAVE):
+ * two of s7's four passes are skipped wherever the split runs */
+typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP_LEAVE, RK_ST_GEN> s7_cfg;
+typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP_LEAVE, RK_ST_GEN> s7_cfg_small;
 
 extern "C" const char radix_s7_param[] =
     "s6 + top 16 bits by s6's passes, 65536 groups of <= 256 x 18 sorted on chip (chosen on the GPU)";
@@ -95,16 +104,13 @@ extern "C" cudaError_t radix_s7_msd_hybrid(const void *keys_in, void *keys_out, 
     return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
         if (os_choice<KT, false, s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>() == OS_PICK)
-            return s7_sort<KT, s6_cfg>(keys_in, keys_out, n, scratch, s);
-        return s7_sort<KT, s6_cfg_small>(keys_in, keys_out, n, scratch, s);
+            return s7_sort<KT, s7_cfg>(keys_in, keys_out, n, scratch, s);
+        return s7_sort<KT, s7_cfg_small>(keys_in, keys_out, n, scratch, s);
     });
 }
 
 /* the groups' kernel (s6's pass kernel is s6's row) */
 extern "C" cudaError_t radix_s7_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT>;
-    d->block_threads = MH_TBS;
-    d->dyn_smem = 0;
-    return cudaSuccess;
+    return mh_describe(d);
 }

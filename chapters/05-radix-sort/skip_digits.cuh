@@ -8,11 +8,11 @@
 /* s5's tiles (keys, the Turing-size fallback, 4-byte pairs staged, the older pairs tile
  * for SMs that cannot hold two of those, 8-byte keys), each with the route; the stores generic as in
  * s5 (the loads are generic too: their pointers come from the route) */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg;
-typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg_small;
-typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
+typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg;
+typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg_small;
+typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
     s6_cfg_pairs;
-typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, true, RK_ST_GEN> s6_cfg_pairs23;
-typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, true, RK_ST_GEN> s6_cfg64;
+typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg_pairs23;
+typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg64;
 
 #endif
