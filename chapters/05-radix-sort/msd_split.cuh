@@ -167,8 +167,11 @@ __global__ void __launch_bounds__(TBS)
  * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit).  The ballots are most
  * of the instructions, so the wider the first ranking, the fewer: LOW = 12 (4096 counters, four
  * ballots a key) ran the kernel in 1.25 ms against 1.47 for LOW = 8 (H200, 2^28 uniform keys; 971 M
- * warp instructions against 1106 M; LOW = 10 and 11 in between).  The counters are zeroed once, and
- * by each group after its last use of them, under the barrier that ends it. */
+ * warp instructions against 1106 M).  s7 took 3.79 ms with LOW = 12, 3.78 with 11 and 3.81 with 10;
+ * 11 needs no more shared memory than 8 (2048 counters, but 32 per warp for the second ranking),
+ * so it would serve every GPU without mh_pick_low's choice: measured on the H200 only as a
+ * variant, not yet verified as the kernel.  The counters are zeroed once, and by each group after
+ * its last use of them, under the barrier that ends it. */
 template <int KT, int TBS, int KPT, int LOW>
 __global__ void __launch_bounds__(TBS, 4)
     mh_local_kernel(const uint32_t *__restrict__ a, uint32_t *__restrict__ out, const unsigned *__restrict__ off,
