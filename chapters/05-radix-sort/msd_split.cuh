@@ -301,8 +301,9 @@ static inline size_t mh_round(size_t b)
 
 /* The on-chip half, after the keys are grouped by their top 16 image bits in `grouped` (n keys):
  * where each group starts (off: MH_GROUPS + 1 words), the groups that fit a block sorted into out by
- * mh_local_kernel (a block per two groups), the others by mh_big_kernel (which uses `grouped` as its second buffer).  run: NULL,
- * or a word on the GPU that the kernels read first (0: they leave at once). */
+ * mh_local_kernel (a block per two groups, its width from mh_pick_low), the others by mh_big_kernel
+ * (which uses `grouped` as its second buffer).  run: NULL, or a word on the GPU that the kernels
+ * read first (0: they leave at once). */
 template <int KT>
 static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, unsigned *off, const unsigned *run,
                                   cudaStream_t s)

@@ -59,6 +59,16 @@ struct os_cfg {
 #define OS_SKIP 1
 #define OS_SKIP_LEAVE 2
 
+/* configuration C with its route set to SKIP2, every other knob kept (s7 runs s6's tiles with
+ * OS_SKIP_LEAVE, so that the two cannot drift apart: s7 sizes its scratch and picks its tile by s6's) */
+template <class C, int SKIP2>
+struct os_reroute;
+template <int T, int K, int D, int M, bool E, int L, int MB, bool P, int S, int ME, int H, int PF, int VL, bool SW,
+          int SKIP2>
+struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW>, SKIP2> {
+    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW> type;
+};
+
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
  * place among the passes that run, so that a reader never takes the descriptors of the pass before
  * the one that ran last for published ones). */

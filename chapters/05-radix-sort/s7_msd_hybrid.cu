@@ -6,12 +6,12 @@
  * into the alternate buffer, which leaves the keys in 65536 groups of equal top halves, in order;
  * then each group is sorted on its low 16 bits by one block in shared memory and written to the
  * output (msd_split.cuh: a binary search per group for its start, two rankings in shared memory, one
- * contiguous store; the next group asked of L2 meanwhile).  The split is taken on the GPU, from the histograms the route kernel reads
- * anyway: when no pass would be skipped and n x (largest share of the top digit) x (largest share of
- * the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a block holds, and a sample of the keys
- * finds no large group (below).  Else s6 runs as it is,
- * and the groups' kernels read the route's word and leave.  Pairs, bit ranges, 64-bit keys and
- * smaller n are s6's.
+ * contiguous store; the next group asked of L2 meanwhile).  The split is taken on the GPU, from the
+ * histograms the route kernel reads anyway: when no pass would be skipped and n x (largest share of
+ * the top digit) x (largest share of the next) is at most S7_SPLIT_MAX keys, 15/16 of the 4608 a
+ * block holds, and a sample of the keys finds no large group (below).  Else s6 runs as it is, and
+ * the groups' kernels read the route's word and leave.  Pairs, bit ranges, 64-bit keys and smaller n
+ * are s6's.
  *
  * Why it is faster: bytes and instructions.  Histogram 4 + two passes x 8 + the groups' read and
  * write 8 = 28 bytes a key instead of 36, and the on-chip pass needs neither a look-back nor
@@ -54,8 +54,8 @@
 
 /* s6's tiles for keys, whose skipped passes' blocks leave before the tile counter (OS_SKIP_LEAVE):
  * two of s7's four passes are skipped wherever the split runs */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP_LEAVE, RK_ST_GEN> s7_cfg;
-typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP_LEAVE, RK_ST_GEN> s7_cfg_small;
+typedef os_reroute<s6_cfg, OS_SKIP_LEAVE>::type s7_cfg;
+typedef os_reroute<s6_cfg_small, OS_SKIP_LEAVE>::type s7_cfg_small;
 
 extern "C" const char radix_s7_param[] =
     "s6 + top 16 bits by s6's passes, 65536 groups of <= 256 x 18 sorted on chip (chosen on the GPU)";
