@@ -167,11 +167,14 @@ __global__ void __launch_bounds__(TBS)
  * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit).  The ballots are most
  * of the instructions, so the wider the first ranking, the fewer: LOW = 12 (4096 counters, four
  * ballots a key) ran the kernel in 1.25 ms against 1.47 for LOW = 8 (H200, 2^28 uniform keys; 971 M
- * warp instructions against 1106 M).  s7 took 3.79 ms with LOW = 12, 3.78 with 11 and 3.81 with 10;
- * 11 needs no more shared memory than 8 (2048 counters, but 32 per warp for the second ranking),
- * so it would serve every GPU without mh_pick_low's choice: measured on the H200 only as a
- * variant, not yet verified as the kernel.  The counters are zeroed once, and by each group after
- * its last use of them, under the barrier that ends it. */
+ * warp instructions against 1106 M); s7 took 3.79 ms with LOW = 12, 3.78 with 11 and 3.81 with 10.
+ * MH_LOW = 11: 2048 counters for the first ranking and 32 a warp for the second make a block of
+ * 27.9 KB, about what LOW = 8 takes (256, and 256 a warp: 27.7 KB), where LOW = 12's 35.5 KB held
+ * fewer blocks on GPUs of 64 or 100 KB an SM (they took 8 bits by a choice at run time until 11
+ * was measured level with 12): one kernel for every GPU.  The
+ * counters are zeroed once, and by each group after its last use of them, under the barrier that
+ * ends it. */
+#define MH_LOW 11
 template <int KT, int TBS, int KPT, int LOW>
 __global__ void __launch_bounds__(TBS, 4)
     mh_local_kernel(const uint32_t *__restrict__ a, uint32_t *__restrict__ out, const unsigned *__restrict__ off,
@@ -268,27 +271,10 @@ __global__ void __launch_bounds__(TBS, 4)
     }
 }
 
-/* The first ranking's width on this GPU: 12 bits where the 12-bit kernel (a block of 35.5 KB of
- * shared memory, against 27.8) keeps as many blocks on an SM as the 8-bit one (A100, Hopper,
- * Blackwell's data-centre parts), else 8 (GPUs of 64 or 100 KB an SM); from the device (or the
- * KIT_DEVICE profile) at run time, remembered by kit_resident_grid. */
-template <int KT>
-static cudaError_t mh_pick_low(int *low)
-{
-    unsigned g12 = 0, g8 = 0;
-    KIT_TRY(kit_resident_grid((const void *)mh_local_kernel<KT, MH_TBS, MH_KPT, 12>, MH_TBS, 0, &g12));
-    KIT_TRY(kit_resident_grid((const void *)mh_local_kernel<KT, MH_TBS, MH_KPT, 8>, MH_TBS, 0, &g8));
-    *low = g12 >= g8 ? 12 : 8;
-    return cudaSuccess;
-}
-
 /* the groups' kernel this GPU runs (for the steps' describe functions) */
 static inline cudaError_t mh_describe(kit_kernel_desc *d)
 {
-    int low;
-    KIT_TRY(mh_pick_low<RADIX_U32>(&low));
-    d->func = low == 12 ? (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT, 12>
-                        : (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT, 8>;
+    d->func = (const void *)mh_local_kernel<RADIX_U32, MH_TBS, MH_KPT, MH_LOW>;
     d->block_threads = MH_TBS;
     d->dyn_smem = 0;
     return cudaSuccess;
@@ -301,19 +287,16 @@ static inline size_t mh_round(size_t b)
 
 /* The on-chip half, after the keys are grouped by their top 16 image bits in `grouped` (n keys):
  * where each group starts (off: MH_GROUPS + 1 words), the groups that fit a block sorted into out by
- * mh_local_kernel (a block per two groups, its width from mh_pick_low), the others by mh_big_kernel
+ * mh_local_kernel (a block per two groups), the others by mh_big_kernel
  * (which uses `grouped` as its second buffer).  run: NULL, or a word on the GPU that the kernels
  * read first (0: they leave at once). */
 template <int KT>
 static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, unsigned *off, const unsigned *run,
                                   cudaStream_t s)
 {
-    int low;
-    KIT_TRY(mh_pick_low<KT>(&low));
     mh_bounds_kernel<KT><<<(MH_GROUPS + 1 + 255) / 256, 256, 0, s>>>(grouped, n, off, run);
     KIT_TRY(cudaGetLastError());
-    if (low == 12) mh_local_kernel<KT, MH_TBS, MH_KPT, 12><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
-    else mh_local_kernel<KT, MH_TBS, MH_KPT, 8><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
+    mh_local_kernel<KT, MH_TBS, MH_KPT, MH_LOW><<<MH_GROUPS / 2, MH_TBS, 0, s>>>(grouped, out, off, run);
     KIT_TRY(cudaGetLastError());
     mh_big_kernel<KT, MH_TBS, MH_KPT><<<MH_GROUPS / MH_TBS, MH_TBS, 0, s>>>(grouped, out, off, run);
     return cudaGetLastError();

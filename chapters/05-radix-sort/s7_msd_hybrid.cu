@@ -17,9 +17,8 @@
  * write 8 = 28 bytes a key instead of 36, and the on-chip pass needs neither a look-back nor
  * scattered stores.  Its first ranking needs no order (for keys alone on all bits, keys that share
  * the first digit are put in order by the second, stable ranking, or are equal): one shared atomic a
- * key, on 12 bits where the GPU holds as many blocks of 4096 counters (8 elsewhere), which leaves
- * the stable ranking four ballots a key instead of eight.  H200, 2^28 uniform keys: 3.75 ms against
- * s6's 4.50 (CUB 5.42).
+ * key on 11 bits (2048 counters: msd_split.cuh), which leaves the stable ranking five ballots a
+ * key instead of eight.  H200, 2^28 uniform keys: 3.75 ms against s6's 4.50 (CUB 5.42).
  *
  * What still limits it:
  * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
@@ -42,7 +41,12 @@
  *   sqrt(S7_SPLIT_MAX x n) keys (about 1.1 M at 2^28), and escapes the sample at about n / 700
  *   keys or a few times that, while a group of a few tiles already costs its block a few passes;
  * - skewed keys (low-entropy, normal floats) fail the estimate and keep s6's four passes: their
- *   groups are too large for a block at every level, so a split would not save them a pass. */
+ *   groups are too large for a block at every level, so a split would not save them a pass;
+ * - not taken: the first pass that runs ranked without order as well (keys alone on all bits cannot
+ *   see it: one shared atomic a key on the warp's counters instead of eight ballots).  H200, 2^28:
+ *   uniform keys 3.72 ms against 3.75, but keys whose warps share a digit make the atomics wait on
+ *   each other (up to 32 lanes on one counter): sorted and reverse keys 4.24 against 3.69, low-entropy
+ *   4.93 against s6's 4.53.  The ballots are not what bounds a pass. */
 #include "msd_split.cuh"
 #include "skip_digits.cuh"
 
