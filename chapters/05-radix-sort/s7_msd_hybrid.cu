@@ -18,7 +18,7 @@
  * scattered stores.  Its first ranking needs no order (for keys alone on all bits, keys that share
  * the first digit are put in order by the second, stable ranking, or are equal): one shared atomic a
  * key on 11 bits (2048 counters: msd_split.cuh), which leaves the stable ranking five ballots a
- * key instead of eight.  H200, 2^28 uniform keys: 3.75 ms against s6's 4.50 (CUB 5.42).
+ * key instead of eight.  H200, 2^28 uniform keys: 3.74 ms against s6's 4.50 (CUB 5.42).
  *
  * What still limits it:
  * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
@@ -43,10 +43,11 @@
  * - skewed keys (low-entropy, normal floats) fail the estimate and keep s6's four passes: their
  *   groups are too large for a block at every level, so a split would not save them a pass;
  * - not taken: the first pass that runs ranked without order as well (keys alone on all bits cannot
- *   see it: one shared atomic a key on the warp's counters instead of eight ballots).  H200, 2^28:
- *   uniform keys 3.72 ms against 3.75, but keys whose warps share a digit make the atomics wait on
- *   each other (up to 32 lanes on one counter): sorted and reverse keys 4.24 against 3.69, low-entropy
- *   4.93 against s6's 4.53.  The ballots are not what bounds a pass. */
+ *   see it: one shared atomic a key on the warp's counters instead of eight ballots).  H200, 2^28
+ *   (two runs of the same day): uniform keys 3.72 ms against 3.74, but keys whose warps share a
+ *   digit make the atomics wait on each other (up to 32 lanes on one counter): sorted and reverse
+ *   keys 4.24 against 3.67, low-entropy 4.93 against s6's 4.53.  The ballots are not what bounds a
+ *   pass (the chapter's README: where a four-pass sort's pass goes). */
 #include "msd_split.cuh"
 #include "skip_digits.cuh"
 
