@@ -171,9 +171,8 @@ __global__ void __launch_bounds__(TBS)
  * MH_LOW = 11: 2048 counters for the first ranking and 32 a warp for the second make a block of
  * 27.9 KB, about what LOW = 8 takes (256, and 256 a warp: 27.7 KB), where LOW = 12's 35.5 KB held
  * fewer blocks on GPUs of 64 or 100 KB an SM (they took 8 bits by a choice at run time until 11
- * was measured level with 12): one kernel for every GPU.  The
- * counters are zeroed once, and by each group after its last use of them, under the barrier that
- * ends it. */
+ * was measured level with 12): one kernel for every GPU.  The counters are zeroed once, and by
+ * each group after its last use of them, under the barrier that ends it. */
 #define MH_LOW 11
 template <int KT, int TBS, int KPT, int LOW>
 __global__ void __launch_bounds__(TBS, 4)
@@ -287,9 +286,9 @@ static inline size_t mh_round(size_t b)
 
 /* The on-chip half, after the keys are grouped by their top 16 image bits in `grouped` (n keys):
  * where each group starts (off: MH_GROUPS + 1 words), the groups that fit a block sorted into out by
- * mh_local_kernel (a block per two groups), the others by mh_big_kernel
- * (which uses `grouped` as its second buffer).  run: NULL, or a word on the GPU that the kernels
- * read first (0: they leave at once). */
+ * mh_local_kernel (a block per two groups), the others by mh_big_kernel (which uses `grouped` as
+ * its second buffer).  run: NULL, or a word on the GPU that the kernels read first (0: they leave
+ * at once). */
 template <int KT>
 static cudaError_t mh_sort_groups(uint32_t *grouped, uint32_t *out, size_t n, unsigned *off, const unsigned *run,
                                   cudaStream_t s)
