@@ -33,8 +33,9 @@
  * for the tile's machinery (counts, scans, barriers, look-back, exchange) and 1.15 for the ranking's
  * instructions; the scattered stores (a tile's 256 output runs average 30 keys) cost 1 % over
  * contiguous ones.  A tile's look-back is a chain of L2 round trips when its predecessors are late:
- * taking its wait out alone saves 0.83 ms, and looking back before the ranking instead of after it
- * was 2-3 % faster for keys and 8 % slower for pairs in a trial (README), not yet made.
+ * taking its wait out alone saves 0.83 ms.  Looking back before the ranking instead of after it is
+ * 2-3 % faster for keys and 8 % slower for pairs (README): s6 does it for 4-byte keys alone, and s5
+ * keeps the order of Onesweep's paper and CUB.
  * Descriptors: one per (tile, digit), 32 bits: kind (aggregate / inclusive) in bits 31:30, the pass
  * parity ("epoch") in bit 29, a 29-bit count in bits 28:0.  64-bit descriptors (status + 32-bit count)
  * would cost 2 KB per tile of 30 KB of keys; 32-bit ones halve that (1 KB per 7680 keys, ~3% of the

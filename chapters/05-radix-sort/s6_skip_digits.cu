@@ -1,5 +1,5 @@
 /* s6 - fewer passes where the keys allow it: a pass whose digit every key shares is not made.
- * Changed versus s5: nothing in a pass.  Between the histogram kernel (which s5 already runs once
+ * Changed versus s5, two things.  Between the histogram kernel (which s5 already runs once
  * for every pass's digit counts) and the first pass, one block looks at each pass's row: when one
  * digit holds all n keys, a stable sort by that digit moves no key, so the pass is an identity and
  * is skipped.  The passes that remain alternate between the alternate buffer and the output so that
@@ -8,15 +8,20 @@
  * destination, epoch): the host launches every pass kernel as before and never waits for the
  * histogram; the blocks of a skipped pass read their route and leave.  The descriptors' epoch
  * follows the passes that run (their parity among them), not the pass number, so a pass after a
- * skipped one never takes the descriptors of the one before for published ones.
- * Why it is faster: bytes.  A skipped pass saves its read and write of every key (and value): 8 of
+ * skipped one never takes the descriptors of the one before for published ones.  And in a pass of
+ * 4-byte keys alone, a tile looks back before it ranks its keys, not after (os_cfg's LBFIRST): its
+ * inclusive prefixes, which the tiles behind it wait for, are published a ranking earlier.
+ * Why it is faster: bytes, and for keys a shorter look-back chain.  A skipped pass saves its read and write of every key (and value): 8 of
  * the 36 bytes a 32-bit key costs s5 (histogram 4 + 4 passes x 8), 16 of the 68 a pair costs.  Keys
  * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
  * varying ones (gaps: two of four), 64-bit keys whose high half is zero, and identical keys (no
  * pass: a copy, 12 bytes a key) pay for the digits they have, not for the key's width.
- * What still limits it: uniform keys have no constant digit: their sort is s5's, 4 passes of 8
- * bytes a key (H100, 2^28: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth for 36 bytes a
- * key).  Fewer passes for them need wider digits (three passes of 11 bits) or a most-significant-
+ * The look-back first: H200, 2^28 keys, 4.39 ms against s5's 4.50 on uniform keys, 2-3 % on every
+ * four-pass input (README: two changes to the look-back); for pairs it was 8 % slower (their values
+ * wait longer in registers or shared memory), so pairs keep s5's order.
+ * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
+ * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
+ * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a most-significant-
  * digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017); both rank as many
  * bits as before and scatter shorter runs, which the stores must absorb.  The 11-bit passes are s5's
  * tuning rows: 28 bytes a key, but 6.92 ms against 4.72 on the H100 (1.8 times a pass's instructions).  A skipped pass still
@@ -27,7 +32,8 @@
  * 6.87 there and lost on the four other four-pass inputs too, so s6 keeps s5's tile. */
 #include "skip_digits.cuh"
 
-extern "C" const char radix_s6_param[] = "s5's tiles and knobs + constant digits skipped on the GPU";
+extern "C" const char radix_s6_param[] =
+    "s5's tiles + constant digits skipped on the GPU; 4-byte keys alone look back before ranking";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
 {

@@ -7,9 +7,14 @@
 
 /* s5's tiles (keys, the Turing-size fallback, 4-byte pairs staged, the older pairs tile
  * for SMs that cannot hold two of those, 8-byte keys), each with the route; the stores generic as in
- * s5 (the loads are generic too: their pointers come from the route) */
-typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg;
-typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg_small;
+ * s5 (the loads are generic too: their pointers come from the route).  The keys' tile and its fallback
+ * (s6_cfg, s6_cfg_small) look back before they rank (os_cfg's LBFIRST, which acts on keys alone: a
+ * pairs sort that falls back to s6_cfg_small keeps the usual order; 8-byte keys falling back to it,
+ * where s6_cfg64 does not fit, look back first) */
+#define S6_KEYS(KPT) os_cfg<384, KPT, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, \
+                           OS_VEARLY, false, true>
+typedef S6_KEYS(20) s6_cfg;
+typedef S6_KEYS(10) s6_cfg_small;
 typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
     s6_cfg_pairs;
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg_pairs23;
