@@ -59,7 +59,9 @@ struct os_cfg {
      * wait for) are published a ranking earlier; the ranking then waits for the look-back (H200, 2^28
      * 32-bit keys: 2-3 % faster on every four-pass input; pairs 8 % slower, their values waiting
      * longer in registers or shared memory.  Earlier still, right after the counts are published and
-     * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back) */
+     * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back.  The
+     * walk's pauses (os_lookback: 32 ns doubling to 1 us) are not what makes it wait: a constant 32 ns
+     * was level, none at all 0.3-0.8 % faster) */
     static constexpr bool LBFIRST = LBFIRST_;
 };
 
@@ -362,7 +364,8 @@ __global__ void __launch_bounds__(256)
  * ceil(R / (W d)) of them: CUB's one at a time ~10 on an H100 (d ~ 30-50 ns per 7680-key tile, R ~
  * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
  * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
- * (the keys are in shared memory).  Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2%
+ * (the keys are in shared memory; a tile that looks back first, LBFIRST, holds its keys and the
+ * window's words together, without spilling in s6's 56 registers).  Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2%
  * (each wider read waits for the slowest of its W descriptors; 16 also spends more L2 requests). */
 template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
@@ -726,8 +729,15 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
-            if constexpr (LBF) /* the look-back first: s_goff is read after the exchange's barrier */
+            if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
                 os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff);
+#if __CUDA_ARCH__ >= 1200
+                /* the warp whole again after its lanes' walks, before the ranking's ballots: without
+                 * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation
+                 * failed"); every other target assembles it as it is (sm_75 .. sm_110 checked) */
+                __syncwarp();
+#endif
+            }
             if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
                 rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::SWZ>(k, shift, bits, my_cnt, s_keys, rp,
                                                                            my_masks);
