@@ -59,9 +59,7 @@ struct os_cfg {
      * wait for) are published a ranking earlier; the ranking then waits for the look-back (H200, 2^28
      * 32-bit keys: 2-3 % faster on every four-pass input; pairs 8 % slower, their values waiting
      * longer in registers or shared memory.  Earlier still, right after the counts are published and
-     * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back.  The
-     * walk's pauses (os_lookback: 32 ns doubling to 1 us) are not what makes it wait: a constant 32 ns
-     * was level, none at all 0.3-0.8 % faster) */
+     * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back) */
     static constexpr bool LBFIRST = LBFIRST_;
 };
 
@@ -365,8 +363,12 @@ __global__ void __launch_bounds__(256)
  * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
  * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
  * (the keys are in shared memory; a tile that looks back first, LBFIRST, holds its keys and the
- * window's words together, without spilling in s6's 56 registers).  Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2%
- * (each wider read waits for the slowest of its W descriptors; 16 also spends more L2 requests). */
+ * window's words together, without spilling in s6's 56 registers).  Measured, the middle wins: 4
+ * beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the slowest of its W descriptors; 16
+ * also spends more L2 requests).  The pause after a read that found nothing new (32 ns, doubled up
+ * to 1 us) is not what makes a tile wait: on the H200 a constant 32 ns was level and none at all
+ * 0.3-0.8 % faster (s6's keys, 2^28), too little for a walk that takes issue slots from the warps
+ * that rank. */
 template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
 {

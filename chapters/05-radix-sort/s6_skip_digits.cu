@@ -11,18 +11,19 @@
  * skipped one never takes the descriptors of the one before for published ones.  And in a pass of
  * 4-byte keys alone, a tile looks back before it ranks its keys, not after (os_cfg's LBFIRST): its
  * inclusive prefixes, which the tiles behind it wait for, are published a ranking earlier.
- * Why it is faster: bytes, and for keys a shorter look-back chain.  A skipped pass saves its read and write of every key (and value): 8 of
- * the 36 bytes a 32-bit key costs s5 (histogram 4 + 4 passes x 8), 16 of the 68 a pair costs.  Keys
+ * Why it is faster: bytes, and for keys a shorter look-back chain.  A skipped pass saves its read
+ * and write of every key (and value): 8 of the 36 bytes a 32-bit key costs s5 (histogram 4 + 4
+ * passes x 8), 16 of the 68 a pair costs.  Keys
  * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
  * varying ones (gaps: two of four), 64-bit keys whose high half is zero, and identical keys (no
  * pass: a copy, 12 bytes a key) pay for the digits they have, not for the key's width.
  * The look-back first: H200, 2^28 keys, 4.39 ms against s5's 4.50 on uniform keys, 2-3 % on every
- * four-pass input (README: two changes to the look-back); for pairs it was 8 % slower (their values
+ * four-pass input (README: changes to the look-back); for pairs it was 8 % slower (their values
  * wait longer in registers or shared memory), so pairs keep s5's order.
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
- * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a most-significant-
- * digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017); both rank as many
+ * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
+ * most-significant-digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017); both rank as many
  * bits as before and scatter shorter runs, which the stores must absorb.  The 11-bit passes are s5's
  * tuning rows: 28 bytes a key, but 6.92 ms against 4.72 on the H100 (1.8 times a pass's instructions).  A skipped pass still
  * launches its grid, whose blocks read the route and leave; the copy of identical keys costs a pass.

@@ -11,10 +11,12 @@
  * (s6_cfg, s6_cfg_small) look back before they rank (os_cfg's LBFIRST, which acts on keys alone: a
  * pairs sort that falls back to s6_cfg_small keeps the usual order; 8-byte keys falling back to it,
  * where s6_cfg64 does not fit, look back first) */
-#define S6_KEYS(KPT) os_cfg<384, KPT, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, \
-                           OS_VEARLY, false, true>
-typedef S6_KEYS(20) s6_cfg;
-typedef S6_KEYS(10) s6_cfg_small;
+template <int KPT>
+using s6_keys_cfg =
+    os_cfg<384, KPT, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VEARLY, false,
+           true>;
+typedef s6_keys_cfg<20> s6_cfg;
+typedef s6_keys_cfg<10> s6_cfg_small;
 typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VSTAGE>
     s6_cfg_pairs;
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, OS_SKIP, RK_ST_GEN> s6_cfg_pairs23;
