@@ -22,7 +22,7 @@ enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pa
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
           int SKIP_ = 0, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0,
-          bool SWZ_ = false, bool LBFIRST_ = false>
+          bool SWZ_ = false, bool LBFIRST_ = false, int LBWARPS_ = 0>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -61,6 +61,11 @@ struct os_cfg {
      * longer in registers or shared memory.  Earlier still, right after the counts are published and
      * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back) */
     static constexpr bool LBFIRST = LBFIRST_;
+    /* with LBFIRST: 0, the owner of each digit walks back for it (a warp a 32 digits); n, the block's
+     * last n warps walk for all of them, RADIX / 32n digits a lane, from the counts the owners leave
+     * in shared memory (H200, 2^28 32-bit keys, four warps of 384 threads: 1 % faster than the owners'
+     * eight warps, which all wait for the walk before they rank) */
+    static constexpr int LBWARPS = LBWARPS_;
 };
 
 #define OS_SKIP 1
@@ -71,9 +76,9 @@ struct os_cfg {
 template <class C, int SKIP2>
 struct os_reroute;
 template <int T, int K, int D, int M, bool E, int L, int MB, bool P, int S, int ME, int H, int PF, int VL, bool SW,
-          bool LF, int SKIP2>
-struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW, LF>, SKIP2> {
-    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW, LF> type;
+          bool LF, int LW, int SKIP2>
+struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW, LF, LW>, SKIP2> {
+    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW, LF, LW> type;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -363,7 +368,8 @@ __global__ void __launch_bounds__(256)
  * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
  * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
  * (the keys are in shared memory; a tile that looks back first, LBFIRST, holds its keys and the
- * window's words together, without spilling in s6's 56 registers).  Measured, the middle wins: 4
+ * window's words together, without spilling in s6's 56 registers: with one digit a lane, or two when
+ * four warps walk; one warp with eight digits a lane spills 180 bytes, two with four 20).  Measured, the middle wins: 4
  * beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the slowest of its W descriptors; 16
  * also spends more L2 requests).  The pause after a read that found nothing new (32 ns, doubled up
  * to 1 us) is not what makes a tile wait: on the H200 a constant 32 ns was level and none at all
@@ -406,17 +412,24 @@ static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsi
     }
 }
 
-/* DPT (a multiple of 4) consecutive descriptors, 16 bytes at a time (each word is one descriptor:
- * relaxed, like lb_load32 and lb_store32, single-copy atomic per word) */
+/* DPT (1, 2 or a multiple of 4) consecutive descriptors, up to 16 bytes at a time (each word is one
+ * descriptor: relaxed, like lb_load32 and lb_store32, single-copy atomic per word) */
 template <int DPT>
 static __device__ __forceinline__ void os_load_n(const unsigned *p, unsigned (&v)[DPT])
 {
+    static_assert(DPT == 1 || DPT == 2 || DPT % 4 == 0, "1, 2 or 4n descriptors");
+    if constexpr (DPT == 1) {
+        v[0] = lb_load32(p);
+    } else if constexpr (DPT == 2) {
+        asm volatile("ld.relaxed.gpu.v2.u32 {%0, %1}, [%2];" : "=r"(v[0]), "=r"(v[1]) : "l"(p) : "memory");
+    } else {
 #pragma unroll
-    for (int c = 0; c < DPT; c += 4)
-        asm volatile("ld.relaxed.gpu.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v[c]), "=r"(v[c + 1]), "=r"(v[c + 2]), "=r"(v[c + 3])
-                     : "l"(p + c)
-                     : "memory");
+        for (int c = 0; c < DPT; c += 4)
+            asm volatile("ld.relaxed.gpu.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(v[c]), "=r"(v[c + 1]), "=r"(v[c + 2]), "=r"(v[c + 3])
+                         : "l"(p + c)
+                         : "memory");
+    }
 }
 
 template <int DPT>
@@ -424,6 +437,8 @@ static __device__ __forceinline__ void os_store_n(unsigned *p, const unsigned (&
 {
     if constexpr (DPT == 1) {
         lb_store32(p, v[0]);
+    } else if constexpr (DPT == 2) {
+        asm volatile("st.relaxed.gpu.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v[0]), "r"(v[1]) : "memory");
     } else {
 #pragma unroll
         for (int c = 0; c < DPT; c += 4)
@@ -433,7 +448,8 @@ static __device__ __forceinline__ void os_store_n(unsigned *p, const unsigned (&
     }
 }
 
-/* os_lookback for DPT consecutive digits a thread (digits wider than the block): the W predecessors'
+/* os_lookback for DPT consecutive digits a thread (digits wider than the block, or a few warps walking
+ * for all the digits: os_walk): the W predecessors'
  * DPT descriptors are read together, and the walk steps back over a tile only when every digit not
  * yet done has its descriptor there (each digit's sum still stops at its own nearest inclusive one).
  * The digits not yet done are the bits of a mask, so that a descriptor costs a few instructions: a
@@ -527,19 +543,46 @@ static __device__ __forceinline__ void os_offsets(bool owner, unsigned *desc, un
     for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j] - tstart[j];
 }
 
+/* The look-back by the block's last LW warps (wl: this warp's place among them), DPT = RADIX / 32 LW
+ * digits a lane, from what the owners left in shared memory: each digit's count in the tile (s_mine)
+ * and its start less its start in the tile (s_goff).  Publishes the tile's inclusive prefixes and
+ * completes s_goff for the scatter; the other warps rank meanwhile. */
+template <int RADIX, int W, int LW>
+static __device__ __forceinline__ void os_walk(unsigned wl, unsigned lane, unsigned *desc, unsigned tile,
+                                               unsigned epoch, const unsigned *s_mine, unsigned *s_goff)
+{
+    constexpr int DPT = RADIX / (32 * LW);
+    static_assert(DPT >= 1 && DPT * 32 * LW == RADIX, "the walk warps cover the digits");
+    if (tile == 0) return; /* tile 0 published its inclusive prefixes with its counts */
+    const unsigned d0 = (wl * 32u + lane) * DPT;
+    unsigned excl[DPT];
+#pragma unroll
+    for (int c = 0; c < DPT; c++) excl[c] = 0;
+    if constexpr (DPT == 1) excl[0] = os_lookback<RADIX, W>(desc + d0, tile, epoch);
+    else os_lookback_n<RADIX, W, DPT>(desc + d0, tile, epoch, excl);
+    unsigned inc[DPT];
+#pragma unroll
+    for (int c = 0; c < DPT; c++) inc[c] = os_pack(OS_INCL, epoch, excl[c] + s_mine[d0 + c]);
+    os_store_n<DPT>(desc + (size_t)tile * RADIX + d0, inc);
+#pragma unroll
+    for (int c = 0; c < DPT; c++) s_goff[d0 + c] += excl[c];
+}
+
 /* ------------------------------------------------------- one pass */
 
 template <int KT, class C>
 using os_shape = rk_shape<KT, C::TBS, os_kpt(C::KPT4, KT), C::DBITS>;
 
 /* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
- * offsets for the tile, and with RK_MATCH_OR the warps' peer-mask rows (as large as the counters) */
+ * offsets for the tile, with RK_MATCH_OR the warps' peer-mask rows (as large as the counters), and
+ * for walk warps (LBWARPS) the tile's digit counts */
 template <int KT, bool PAIRS, class C>
 static constexpr size_t os_smem()
 {
     typedef os_shape<KT, C> S;
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4 +
-           (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0);
+           (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0) +
+           (C::LBFIRST && C::LBWARPS && !PAIRS ? (size_t)S::RADIX * 4 : 0);
 }
 
 /* Blocks per SM the register budget (__launch_bounds__) is set for (at most what the target's SM
@@ -587,6 +630,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
     static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
     constexpr bool LBF = C::LBFIRST && !PAIRS; /* the look-back before the ranking */
+    constexpr int LWW = LBF ? C::LBWARPS : 0;  /* ... by the last LWW warps, else by the owners */
+    static_assert(!LWW || (DPT == 1 && LWW < NW && !PERSIST), "walk warps: a digit an owner, warps that rank");
     static_assert(!C::SWZ || EARLY, "swizzled slots: early counts");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
@@ -594,6 +639,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
     unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
     unsigned *s_goff = s_cnt + NW * S::CROW;
+    unsigned *s_mine = s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0); /* LWW: the tile's counts */
     __shared__ unsigned s_tile, s_next;
     __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
 
@@ -730,9 +776,19 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         } else {
             if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
+            if constexpr (LWW > 0) { /* for the walk warps (the last tile's owners walk: its starts_next) */
+                if (owner && !last) {
+                    s_goff[d0] = start[0] - tstart[0];
+                    s_mine[d0] = mine[0];
+                }
+            }
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
-                os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff);
+                if (LWW == 0 || last)
+                    os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
+                                                s_goff);
+                else if (warp >= (unsigned)(NW - LWW))
+                    os_walk<RADIX, LBW, LWW ? LWW : 1>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
 #if __CUDA_ARCH__ >= 1200
                 /* the warp whole again after its lanes' walks, before the ranking's ballots: without
                  * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation
