@@ -784,11 +784,14 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             }
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
-                if (LWW == 0 || last)
+                if constexpr (LWW == 0)
+                    os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
+                                                s_goff);
+                else if (last)
                     os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
                                                 s_goff);
                 else if (warp >= (unsigned)(NW - LWW))
-                    os_walk<RADIX, LBW, LWW ? LWW : 1>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
+                    os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
 #if __CUDA_ARCH__ >= 1200
                 /* the warp whole again after its lanes' walks, before the ranking's ballots: without
                  * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation

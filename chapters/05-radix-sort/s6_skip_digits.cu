@@ -21,7 +21,8 @@
  * The look-back first: H200, 2^28 keys, 4.39 ms against s5's 4.50 on uniform keys, 2-3 % on every
  * four-pass input (README: changes to the look-back); for pairs it was 8 % slower (their values
  * wait longer in registers or shared memory), so pairs keep s5's order.  Four walking warps instead
- * of the digits' eight owners: 1 % more (low-entropy keys 4.35 ms against 4.39, uniform 4.34 against 4.39).
+ * of the digits' eight owners: 1 % faster (low-entropy keys 4.35 ms against 4.39, uniform 4.34
+ * against 4.39).
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
