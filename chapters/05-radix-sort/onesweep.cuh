@@ -61,7 +61,7 @@ struct os_cfg {
      * longer in registers or shared memory.  Earlier still, right after the counts are published and
      * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back) */
     static constexpr bool LBFIRST = LBFIRST_;
-    /* with LBFIRST: 0, the owner of each digit walks back for it (a warp a 32 digits); n, the block's
+    /* with LBFIRST: 0, the owner of each digit walks back for it (32 digits a warp); n, the block's
      * last n warps walk for all of them, RADIX / 32n digits a lane, from the counts the owners leave
      * in shared memory (H200, 2^28 32-bit keys, four warps of 384 threads: 1 % faster than the owners'
      * eight warps, which all wait for the walk before they rank) */
@@ -369,9 +369,9 @@ __global__ void __launch_bounds__(256)
  * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
  * (the keys are in shared memory; a tile that looks back first, LBFIRST, holds its keys and the
  * window's words together, without spilling in s6's 56 registers: with one digit a lane, or two when
- * four warps walk; one warp with eight digits a lane spills 180 bytes, two with four 20).  Measured, the middle wins: 4
- * beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the slowest of its W descriptors; 16
- * also spends more L2 requests).  The pause after a read that found nothing new (32 ns, doubled up
+ * four warps walk; one warp with eight digits a lane spills 180 bytes, two with four 20).
+ * Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the
+ * slowest of its W descriptors; 16 also spends more L2 requests).  The pause after a read that found nothing new (32 ns, doubled up
  * to 1 us) is not what makes a tile wait: on the H200 a constant 32 ns was level and none at all
  * 0.3-0.8 % faster (s6's keys, 2^28), too little for a walk that takes issue slots from the warps
  * that rank. */
@@ -784,14 +784,13 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             }
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
             if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
-                if constexpr (LWW == 0)
+                if (LWW == 0 || last)
                     os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
                                                 s_goff);
-                else if (last)
-                    os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
-                                                s_goff);
-                else if (warp >= (unsigned)(NW - LWW))
-                    os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
+                else if constexpr (LWW > 0) {
+                    if (warp >= (unsigned)(NW - LWW))
+                        os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
+                }
 #if __CUDA_ARCH__ >= 1200
                 /* the warp whole again after its lanes' walks, before the ranking's ballots: without
                  * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation

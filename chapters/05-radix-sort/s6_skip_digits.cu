@@ -26,8 +26,8 @@
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
- * most-significant-digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017); both rank as many
- * bits as before and scatter shorter runs, which the stores must absorb.  The 11-bit passes are s5's
+ * most-significant-digit split into buckets that finish on chip (Stehle & Jacobsen, SIGMOD 2017);
+ * both rank as many bits as before and scatter shorter runs, which the stores must absorb.  The 11-bit passes are s5's
  * tuning rows: 28 bytes a key, but 6.92 ms against 4.72 on the H100 (1.8 times a pass's instructions).  A skipped pass still
  * launches its grid, whose blocks read the route and leave; the copy of identical keys costs a pass.
  * Pairs in s5's 384 x 31 staged tile: the route's pointers take registers s5's kernel does not hold,

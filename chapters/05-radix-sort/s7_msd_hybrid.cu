@@ -18,7 +18,7 @@
  * scattered stores.  Its first ranking needs no order (for keys alone on all bits, keys that share
  * the first digit are put in order by the second, stable ranking, or are equal): one shared atomic a
  * key on 11 bits (2048 counters: msd_split.cuh), which leaves the stable ranking five ballots a
- * key instead of eight.  H200, 2^28 uniform keys: 3.69 ms against s6's 4.39 (CUB 5.44).
+ * key instead of eight.  H200, 2^28 uniform keys: 3.68 ms against s6's 4.34 (CUB 5.42).
  *
  * What still limits it:
  * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
