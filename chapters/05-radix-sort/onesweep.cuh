@@ -70,6 +70,11 @@ struct os_cfg {
 
 #define OS_SKIP 1
 #define OS_SKIP_LEAVE 2
+/* words between two digits' cursors (os_reserve): a 32-byte sector each.  H200, 2^28 keys: next to
+ * each other (256 in 1 KB, a few L2 slices taking every tile's atomics) the reserving pass made s6 2 %
+ * slower on uniform keys than the look-back; a sector each (8 KB) or a 128-byte line each (32 KB) made
+ * it 1.8 % and 1.6 % faster */
+#define OS_CURSOR_STRIDE 8
 
 /* configuration C with its route set to SKIP2, every other knob kept (s7 runs s6's tiles with
  * OS_SKIP_LEAVE, so that the two cannot drift apart: s7 sizes its scratch and picks its tile by s6's) */
@@ -89,6 +94,9 @@ struct os_hop {
     void *dst_keys;
     const uint32_t *src_vals;
     uint32_t *dst_vals;
+    /* not NULL: the pass's tiles take their places by atomics on these cursors (one per digit, from
+     * the digits' starts), not by the look-back (os_reserve) */
+    unsigned *cursor;
     unsigned run, epoch;
 };
 /* the route of a sort: a hop per pass, and copy = 1 when no pass runs (the input goes to the output) */
@@ -284,17 +292,22 @@ __global__ void __launch_bounds__(os_digit_threads(DBITS))
  * sort by a digit every key shares moves no key, so the pass is skipped.  The m passes that run
  * alternate between the alternate buffer and the output so that the last of them writes the output,
  * the first reads the input (as radix_make_plan does for all passes); m = 0 leaves the copy to
- * os_copy_kernel.  Written on the GPU, read by the pass kernels: the host never waits. */
+ * os_copy_kernel.  Written on the GPU, read by the pass kernels: the host never waits.
+ * cursor (not NULL where the sort needs no order among equal digits in its first pass: keys alone on
+ * all their bits, whose equal keys are the same bits): the first pass that runs takes its places by
+ * atomics on it (os_reserve), each digit's cursor starting at the digit's start. */
 template <int DBITS, int MAXP>
 __global__ void __launch_bounds__(1 << DBITS)
     os_route_kernel(const unsigned *__restrict__ hist, unsigned n, int passes, const void *keys_in,
                     void *keys_out, void *alt_keys, const uint32_t *vals_in, uint32_t *vals_out,
-                    uint32_t *alt_vals, os_route<MAXP> *route, unsigned *split, unsigned split_max)
+                    uint32_t *alt_vals, os_route<MAXP> *route, unsigned *split, unsigned split_max,
+                    const unsigned *__restrict__ starts, size_t pass_stride, unsigned *cursor)
 {
     constexpr int RADIX = 1 << DBITS;
     /* no step skips passes of digits wider than a block (the 11-bit rows are s5's, without the route) */
     static_assert(DBITS <= 10, "a thread per digit");
     __shared__ unsigned s_runs[MAXP], s_top[2];
+    __shared__ int s_first; /* the pass that reserves its places on the cursors, else -1 */
     if (threadIdx.x < 2) s_top[threadIdx.x] = 0;
     for (int p = 0; p < passes; p++) {
         const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
@@ -307,39 +320,47 @@ __global__ void __launch_bounds__(1 << DBITS)
         atomicMax(s_top + 1, hist[(passes - 1) * RADIX + threadIdx.x]);
     }
     __syncthreads();
-    if (threadIdx.x != 0) return;
-    int m = 0, take = 0;
-    for (int p = 0; p < passes; p++) m += (int)s_runs[p];
-    /* s7's split: when the word at split allows it (s7's sample of the keys' top bits), every
-     * pass would run and the largest group of equal top halves, estimated as n x (the top digit's
-     * largest share) x (the next digit's), is at most split_max keys, only the two top passes run,
-     * into the alternate buffer (the groups' sort reads it there) */
-    if (split) {
-        take = *split != 0 && m == passes &&
-               (unsigned long long)s_top[0] * s_top[1] <= (unsigned long long)split_max * n;
-        *split = (unsigned)take;
-        if (take) {
-            for (int p = 0; p < passes - 2; p++) s_runs[p] = 0;
-            m = 2;
+    if (threadIdx.x == 0) {
+        int m = 0, take = 0;
+        for (int p = 0; p < passes; p++) m += (int)s_runs[p];
+        /* s7's split: when the word at split allows it (s7's sample of the keys' top bits), every
+         * pass would run and the largest group of equal top halves, estimated as n x (the top digit's
+         * largest share) x (the next digit's), is at most split_max keys, only the two top passes run,
+         * into the alternate buffer (the groups' sort reads it there) */
+        if (split) {
+            take = *split != 0 && m == passes &&
+                   (unsigned long long)s_top[0] * s_top[1] <= (unsigned long long)split_max * n;
+            *split = (unsigned)take;
+            if (take) {
+                for (int p = 0; p < passes - 2; p++) s_runs[p] = 0;
+                m = 2;
+            }
         }
-    }
-    void *const last = take ? alt_keys : keys_out, *const other = take ? keys_out : alt_keys;
-    const void *src_k = keys_in;
-    const uint32_t *src_v = vals_in;
-    int i = 0; /* the place among the passes that run */
-    for (int p = 0; p < passes; p++) {
-        os_hop h = {src_k, NULL, src_v, NULL, s_runs[p], (unsigned)i & 1u};
-        if (h.run) {
-            const bool to_out = (m - 1 - i) % 2 == 0;
-            h.dst_keys = to_out ? last : other;
-            h.dst_vals = vals_in ? (to_out ? vals_out : alt_vals) : NULL;
-            src_k = h.dst_keys;
-            src_v = h.dst_vals;
-            i++;
+        void *const last = take ? alt_keys : keys_out, *const other = take ? keys_out : alt_keys;
+        const void *src_k = keys_in;
+        const uint32_t *src_v = vals_in;
+        int i = 0; /* the place among the passes that run */
+        s_first = -1;
+        for (int p = 0; p < passes; p++) {
+            os_hop h = {src_k, NULL, src_v, NULL, NULL, s_runs[p], (unsigned)i & 1u};
+            if (h.run) {
+                const bool to_out = (m - 1 - i) % 2 == 0;
+                h.dst_keys = to_out ? last : other;
+                h.dst_vals = vals_in ? (to_out ? vals_out : alt_vals) : NULL;
+                if (i == 0 && cursor) {
+                    h.cursor = cursor;
+                    s_first = p;
+                }
+                src_k = h.dst_keys;
+                src_v = h.dst_vals;
+                i++;
+            }
+            route->hop[p] = h;
         }
-        route->hop[p] = h;
+        route->copy = m == 0;
     }
-    route->copy = m == 0;
+    __syncthreads();
+    if (s_first >= 0) cursor[threadIdx.x * OS_CURSOR_STRIDE] = starts[(size_t)s_first * pass_stride + threadIdx.x];
 }
 
 /* SKIP, after the passes: when none ran, the keys (and values) are copied to the output */
@@ -501,16 +522,34 @@ static __device__ __forceinline__ void os_lookback_n(const unsigned *col, unsign
     }
 }
 
+/* A pass that needs no order among the keys of a digit (os_route_kernel's cursor): a tile's place for
+ * each of its DPT digits d0 .. d0 + DPT - 1 is taken by an atomic on the digit's cursor, which starts
+ * at the digit's start, so that no tile waits on the tiles before it (the place is the output's, the
+ * same in every portion: start is taken as 0) */
+template <int DPT>
+static __device__ __forceinline__ void os_reserve(unsigned *cursor, unsigned d0, const unsigned *mine,
+                                                  unsigned (&excl)[DPT])
+{
+#pragma unroll
+    for (int c = 0; c < DPT; c++)
+        excl[c] = mine[c] ? atomicAdd(cursor + (d0 + c) * OS_CURSOR_STRIDE, mine[c]) : 0u;
+}
+
 /* Thread t owning digits d = t DPT .. t DPT + DPT - 1 (d < RADIX), once the tile's digit counts are
  * published: the exclusive prefix of each digit over the portion's tiles before this one (look-back),
  * then the tile's inclusive prefixes published, and the next portion's starts of the digits left by
- * the portion's last tile. */
+ * the portion's last tile; with a cursor, the tile's places reserved instead (os_reserve). */
 template <int RADIX, int W, int DPT>
 static __device__ __forceinline__ void os_resolve(unsigned *desc, unsigned tile, unsigned epoch,
                                                   const unsigned (&mine)[DPT], const unsigned (&start)[DPT],
-                                                  bool last, unsigned *starts_next, unsigned (&excl)[DPT])
+                                                  bool last, unsigned *starts_next, unsigned (&excl)[DPT],
+                                                  unsigned *cursor)
 {
     const unsigned d0 = threadIdx.x * DPT;
+    if (cursor) {
+        os_reserve<DPT>(cursor, d0, mine, excl);
+        return;
+    }
 #pragma unroll
     for (int c = 0; c < DPT; c++) excl[c] = 0;
     if (tile != 0) { /* tile 0 published its inclusive prefix with its counts */
@@ -533,11 +572,11 @@ template <int RADIX, int W, int DPT>
 static __device__ __forceinline__ void os_offsets(bool owner, unsigned *desc, unsigned tile, unsigned epoch,
                                                   const unsigned (&mine)[DPT], const unsigned (&start)[DPT],
                                                   bool last, unsigned *starts_next, const unsigned (&tstart)[DPT],
-                                                  unsigned *s_goff)
+                                                  unsigned *s_goff, unsigned *cursor)
 {
     if (!owner) return;
     unsigned excl[DPT];
-    os_resolve<RADIX, W, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl);
+    os_resolve<RADIX, W, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cursor);
     const unsigned d0 = threadIdx.x * DPT;
 #pragma unroll
     for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j] - tstart[j];
@@ -549,13 +588,20 @@ static __device__ __forceinline__ void os_offsets(bool owner, unsigned *desc, un
  * completes s_goff for the scatter; the other warps rank meanwhile. */
 template <int RADIX, int W, int LW>
 static __device__ __forceinline__ void os_walk(unsigned wl, unsigned lane, unsigned *desc, unsigned tile,
-                                               unsigned epoch, const unsigned *s_mine, unsigned *s_goff)
+                                               unsigned epoch, const unsigned *s_mine, unsigned *s_goff,
+                                               unsigned *cursor)
 {
     constexpr int DPT = RADIX / (32 * LW);
     static_assert(DPT >= 1 && DPT * 32 * LW == RADIX, "the walk warps cover the digits");
-    if (tile == 0) return; /* tile 0 published its inclusive prefixes with its counts */
     const unsigned d0 = (wl * 32u + lane) * DPT;
     unsigned excl[DPT];
+    if (cursor) { /* no walk: the places reserved */
+        os_reserve<DPT>(cursor, d0, s_mine + d0, excl);
+#pragma unroll
+        for (int c = 0; c < DPT; c++) s_goff[d0 + c] += excl[c];
+        return;
+    }
+    if (tile == 0) return; /* tile 0 published its inclusive prefixes with its counts */
 #pragma unroll
     for (int c = 0; c < DPT; c++) excl[c] = 0;
     if constexpr (DPT == 1) excl[0] = os_lookback<RADIX, W>(desc + d0, tile, epoch);
@@ -670,8 +716,14 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     unsigned start[DPT];
 #pragma unroll
     for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
+    unsigned *cur = nullptr; /* the route's cursors: this pass reserves its places (os_reserve) */
     if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
         if (!h.run) return;
+        if constexpr (!PAIRS) cur = h.cursor; /* set for keys alone (os_sort) */
+        if (cur) {
+#pragma unroll
+            for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
+        }
         kin = (const K *)h.src_keys;
         kout = (K *)h.dst_keys;
         if constexpr (PAIRS) {
@@ -733,7 +785,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             mine[j] = total[j] - (d0 + j == (1u << bits) - 1u ? TILE - tile_n : 0u); /* less the pads */
             sum += total[j];
         }
-        if (owner) {
+        if (owner && !cur) {
             unsigned agg[DPT];
 #pragma unroll
             for (int j = 0; j < DPT; j++) agg[j] = os_pack(tile == 0 ? OS_INCL : OS_AGG, epoch, mine[j]);
@@ -754,7 +806,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             /* one digit (its tile start is 0): the tile goes unchanged to its place */
             if (owner) {
                 unsigned excl[DPT];
-                os_resolve<RADIX, LBW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl);
+                os_resolve<RADIX, LBW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cur);
 #pragma unroll
                 for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j];
             }
@@ -786,10 +838,10 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
                 if (LWW == 0 || last)
                     os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
-                                                s_goff);
+                                                s_goff, cur);
                 else if constexpr (LWW > 0) {
                     if (warp >= (unsigned)(NW - LWW))
-                        os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff);
+                        os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff, cur);
                 }
 #if __CUDA_ARCH__ >= 1200
                 /* the warp whole again after its lanes' walks, before the ranking's ballots: without
@@ -817,7 +869,8 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 }
             }
             if constexpr (!LBF)
-                os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff);
+                os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff,
+                                            cur);
             if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
             if constexpr (VS) __syncthreads(); /* every thread has read its staged values */
             if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
@@ -850,6 +903,7 @@ struct os_plan {
     size_t tiles, portions;
     unsigned *starts, *hist, *counters, *desc;
     os_route<MAXP> *route; /* SKIP only (written whole by os_route_kernel every sort) */
+    unsigned *cursor;      /* SKIP only: RADIX cursors OS_CURSOR_STRIDE words apart (os_route_kernel) */
     size_t clear_bytes, used;
 
     os_plan(size_t n, int pairs, void *scratch)
@@ -859,6 +913,7 @@ struct os_plan {
         portions = (n + PORTION - 1) / PORTION;
         starts = (unsigned *)radix_take(&c, (size_t)MAXP * portions * RADIX * 4);
         route = C::SKIP ? (os_route<MAXP> *)radix_take(&c, sizeof(os_route<MAXP>)) : NULL;
+        cursor = C::SKIP ? (unsigned *)radix_take(&c, (size_t)RADIX * OS_CURSOR_STRIDE * 4) : NULL;
         const size_t clear_from = c.used;
         hist = (unsigned *)radix_take(&c, (size_t)MAXP * RADIX * 4);
         counters = (unsigned *)radix_take(&c, (size_t)MAXP * portions * 4);
@@ -971,9 +1026,18 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     os_scan_kernel<DBITS><<<rp.passes, os_digit_threads(DBITS), 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
     KIT_TRY(cudaGetLastError());
     if constexpr (C::SKIP) {
+        /* keys alone on all their bits: keys of one digit need no order in the first pass (equal keys
+         * are the same bits; the passes after it order them by their other digits), so its tiles
+         * reserve their places instead of looking back.  Taken where the look-back comes before the
+         * ranking (LBFIRST), whose wait it removes (H200, 2^28: s6 1.6-2.8 % faster on the four-pass
+         * inputs); where the look-back follows the ranking (64-bit keys, s6_cfg64) its wait is hidden
+         * behind the ranking, and reserving gained nothing measurable (H200, 2^26 and 2^27: s6 / s5
+         * 1.011-1.027 reserving, 1.007-1.016 in two runs without) */
+        const bool unordered = C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K));
         os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route, split,
-                                                            split_max);
+                                                            split_max, pl.starts, pl.portions * RADIX,
+                                                            unordered ? pl.cursor : NULL);
         KIT_TRY(cudaGetLastError());
     }
     for (int p = 0; p < rp.passes; p++) {

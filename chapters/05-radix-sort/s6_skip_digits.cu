@@ -1,5 +1,5 @@
 /* s6 - fewer passes where the keys allow it: a pass whose digit every key shares is not made.
- * Changed versus s5, two things.  Between the histogram kernel (which s5 already runs once
+ * Changed versus s5, three things.  Between the histogram kernel (which s5 already runs once
  * for every pass's digit counts) and the first pass, one block looks at each pass's row: when one
  * digit holds all n keys, a stable sort by that digit moves no key, so the pass is an identity and
  * is skipped.  The passes that remain alternate between the alternate buffer and the output so that
@@ -11,8 +11,12 @@
  * skipped one never takes the descriptors of the one before for published ones.  And in a pass of
  * 4-byte keys alone, a tile looks back before it ranks its keys, not after (os_cfg's LBFIRST): its
  * inclusive prefixes, which the tiles behind it wait for, are published a ranking earlier; four of the
- * block's twelve warps walk, two digits a lane, while the other eight rank (LBWARPS).
- * Why it is faster: bytes, and for keys a shorter look-back chain.  A skipped pass saves its read
+ * block's twelve warps walk, two digits a lane, while the other eight rank (LBWARPS).  And where
+ * keys alone are sorted on all their bits, the first pass that runs does not look back at all: keys
+ * that share its digit need no order (equal keys are the same bits, and the later stable passes order
+ * the others), so each tile takes its place for each digit by an atomic on the digit's cursor, which
+ * the route kernel starts at the digit's start (os_reserve); no tile waits on the tiles before it.
+ * Why it is faster: bytes, and for keys a shorter look-back chain (none in the first pass).  A skipped pass saves its read
  * and write of every key (and value): 8 of the 36 bytes a 32-bit key costs s5 (histogram 4 + 4
  * passes x 8), 16 of the 68 a pair costs.  Keys
  * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
@@ -22,7 +26,11 @@
  * four-pass input (README: changes to the look-back); for pairs it was 8 % slower (their values
  * wait longer in registers or shared memory), so pairs keep s5's order.  Four walking warps instead
  * of the digits' eight owners: 1 % faster (low-entropy keys 4.35 ms against 4.39, uniform 4.34
- * against 4.39).
+ * against 4.39).  The first pass reserving: 1.6-2.8 % faster on the four-pass inputs (H200, 2^28,
+ * each build against s5 in the same run: uniform keys 4.29 ms against 4.37 looking back; with a
+ * 128-byte line a cursor, level with the 32-byte sector taken, low-entropy 4.26 against 4.38 and
+ * f32-normal 4.22 against 4.31), once each digit's cursor had a sector of its own: the 256 side by
+ * side in 1 KB put every tile's atomics on a few L2 slices, 2 % slower than looking back.
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
