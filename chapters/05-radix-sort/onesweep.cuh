@@ -3,7 +3,9 @@
  * pass, the scan of its rows, the look-back, one pass's kernel, the scratch plan, the host driver.
  * A configuration (os_cfg) picks the knobs at compile time; SKIP (s6) adds the route: a one-block
  * kernel after the histograms decides on the GPU which passes run and between which buffers, and
- * the pass kernels of a skipped pass return at once (see s6_skip_digits.cu). */
+ * the pass kernels of a skipped pass return at once (see s6_skip_digits.cu); for keys alone on all
+ * their bits it also has the first pass that runs reserve its places instead of looking back
+ * (os_reserve). */
 #ifndef ONESWEEP_CUH
 #define ONESWEEP_CUH
 
