@@ -394,10 +394,10 @@ __global__ void __launch_bounds__(256)
  * window's words together, without spilling in s6's 56 registers: with one digit a lane, or two when
  * four warps walk; one warp with eight digits a lane spills 180 bytes, two with four 20).
  * Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the
- * slowest of its W descriptors; 16 also spends more L2 requests).  The pause after a read that found nothing new (32 ns, doubled up
- * to 1 us) is not what makes a tile wait: on the H200 a constant 32 ns was level and none at all
- * 0.3-0.8 % faster (s6's keys, 2^28), too little for a walk that takes issue slots from the warps
- * that rank. */
+ * slowest of its W descriptors; 16 also spends more L2 requests).  The pause after a read that
+ * found nothing new (32 ns, doubled up to 1 us) is not what makes a tile wait: on the H200 a constant
+ * 32 ns was level and none at all 0.3-0.8 % faster (s6's keys, 2^28), too little for a walk that
+ * takes issue slots from the warps that rank. */
 template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
 {
@@ -721,7 +721,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     unsigned *cur = nullptr; /* the route's cursors: this pass reserves its places (os_reserve) */
     if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
         if (!h.run) return;
-        if constexpr (!PAIRS) cur = h.cursor; /* set for keys alone (os_sort) */
+        if constexpr (LBF) cur = h.cursor; /* os_sort gives cursors to LBF kernels only */
         if (cur) {
 #pragma unroll
             for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
@@ -1035,7 +1035,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
          * inputs); where the look-back follows the ranking (64-bit keys, s6_cfg64) its wait is hidden
          * behind the ranking, and reserving gained nothing measurable (H200, 2^26 and 2^27: s6 / s5
          * 1.011-1.027 reserving, 1.007-1.016 in two runs without) */
-        const bool unordered = C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K));
+        const bool unordered = C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K)); /* LBF */
         os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route, split,
                                                             split_max, pl.starts, pl.portions * RADIX,
