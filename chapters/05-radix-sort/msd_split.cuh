@@ -108,7 +108,7 @@ static __device__ void mh_block_pass(const uint32_t *src, uint32_t *dst, unsigne
         rk_column_add<NW, RADIX>(s_cnt, st);
         if (threadIdx.x < RADIX) s_goff[threadIdx.x] = s_run[threadIdx.x] - st;
         __syncthreads();
-        rk_rank_exchange<KT, false, KPT, RK_MATCH_BALLOT, 8>(k, none, shift, 8, s_cnt + warp * RADIX, s_keys, nullptr);
+        rk_rank_exchange<KT, false, KPT, RK_MATCH_LOP3, 8>(k, none, shift, 8, s_cnt + warp * RADIX, s_keys, nullptr);
         __syncthreads();
         rk_scatter_out<KT, false, TBS, KPT>(s_keys, nullptr, s_goff, tn, tn == TILE, shift, 8, dst, nullptr);
         __syncthreads();
@@ -164,7 +164,9 @@ __global__ void __launch_bounds__(TBS)
  * for the registers: 5, 6 and 8 measured no better on the H200.
  *
  * Two rankings: bits 0 .. LOW-1 unordered (a shared atomic a key on 2^LOW block counters), then
- * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit).  The ballots are most
+ * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit, the ballots ANDed three
+ * at a time as s6's keys rank, RK_MATCH_LOP3: s7 3.53 ms on uniform keys against 3.56 with s5's
+ * two-input ANDs here, H200, 2^28).  The ballots are most
  * of the instructions, so the wider the first ranking, the fewer: LOW = 12 (4096 counters, four
  * ballots a key) ran the kernel in 1.25 ms against 1.47 for LOW = 8 (H200, 2^28 uniform keys; 971 M
  * warp instructions against 1106 M); s7 took 3.79 ms with LOW = 12, 3.78 with 11 and 3.81 with 10.
@@ -255,8 +257,8 @@ __global__ void __launch_bounds__(TBS, 4)
             rk_column_add<NW, R2>(s_cnt, st);
         }
         __syncthreads();
-        rk_rank_exchange<KT, false, KPT, RK_MATCH_BALLOT, HIGH, false, true>(k, none, LOW, HIGH, s_cnt + warp * R2,
-                                                                             s_keys, nullptr, nullptr, items);
+        rk_rank_exchange<KT, false, KPT, RK_MATCH_LOP3, HIGH, false, true>(k, none, LOW, HIGH, s_cnt + warp * R2,
+                                                                           s_keys, nullptr, nullptr, items);
         __syncthreads();
         /* the counters' last use is behind the barrier: zero them for the next group */
         for (int j = threadIdx.x; j < R1 + R1 / 32; j += TBS) s_run[j] = 0;

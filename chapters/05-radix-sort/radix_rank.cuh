@@ -9,7 +9,8 @@
  *   rk_stage         the same items of 4-byte values copied into shared memory by cp.async (in flight
  *   rk_unstage       in no register), and read back by the thread that copied them.
  *   rk_peers         the lanes whose digit equals mine: __match_any_sync, or DBITS ballots (one per
- *                    bit, complemented where my bit is 0, ANDed): the same mask, other instructions;
+ *                    bit, complemented where my bit is 0, ANDed; RK_MATCH_LOP3 ANDs three at a
+ *                    time): the same mask, other instructions;
  *                    or (RK_MATCH_OR, in rk_rank_item) a shared-memory OR into a row of RADIX mask
  *                    words per warp, all zero between items.
  *   rk_rank_item     one item: rank = the warp's counter for the digit before the item + the peers in
@@ -54,8 +55,10 @@
 
 /* how a lane finds its peers: __match_any_sync, DBITS ballots, or a shared-memory OR (each lane ORs
  * its bit into its digit's word of the warp's mask row, reads the word back, and the highest peer
- * clears it: about half the instructions of the ballots for 8-bit digits, CUB's WARP_MATCH_ATOMIC_OR) */
-enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1, RK_MATCH_OR = 2 };
+ * clears it: about half the instructions of the ballots for 8-bit digits, CUB's WARP_MATCH_ATOMIC_OR);
+ * RK_MATCH_LOP3 (s6 and s7): the ballots with fewer instructions around them, see rk_vote_and3 and
+ * rk_rank_item */
+enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1, RK_MATCH_OR = 2, RK_MATCH_LOP3 = 3 };
 
 /* the largest key of each type: image all ones */
 template <int KT>
@@ -215,10 +218,39 @@ static __device__ __forceinline__ unsigned rk_vote_bits(unsigned d)
     else return rk_vote_bit<B>(d) & rk_vote_bits<B + 1, DBITS>(d);
 }
 
+/* RK_MATCH_LOP3: the same DBITS ballots, ANDed three at a time (one LOP3 for two ballots): written
+ * as a chain of two-input ANDs, each after its ballot's complement, ptxas keeps one LOP3 per AND (7
+ * for 8-bit digits; these take 4) */
+template <int B, int DBITS>
+static __device__ __forceinline__ void rk_vote_fill(unsigned d, unsigned (&m)[DBITS])
+{
+    m[B] = rk_vote_bit<B>(d);
+    if constexpr (B + 1 < DBITS) rk_vote_fill<B + 1, DBITS>(d, m);
+}
+
+static __device__ __forceinline__ unsigned rk_and3(unsigned a, unsigned b, unsigned c)
+{
+    unsigned r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); /* a & b & c */
+    return r;
+}
+
+template <int DBITS>
+static __device__ __forceinline__ unsigned rk_vote_and3(unsigned d)
+{
+    unsigned m[DBITS];
+    rk_vote_fill<0, DBITS>(d, m);
+    unsigned acc = m[0];
+#pragma unroll
+    for (int b = 1; b < DBITS; b += 2) acc = b + 1 < DBITS ? rk_and3(acc, m[b], m[b + 1]) : acc & m[b];
+    return acc;
+}
+
 template <int MATCH, int DBITS>
 static __device__ __forceinline__ unsigned rk_peers(unsigned d)
 {
     if constexpr (MATCH == RK_MATCH_ANY) return __match_any_sync(BALLOT_FULL, d);
+    else if constexpr (MATCH == RK_MATCH_LOP3) return rk_vote_and3<DBITS>(d);
     else return rk_vote_bits<0, DBITS>(d);
 }
 
@@ -252,18 +284,24 @@ static __device__ __forceinline__ unsigned rk_rank_item(typename radix_key_t<KT>
     }
     const unsigned leader = 31u - __clz(peers);
     unsigned before = 0;
+    /* the peers in lower lanes; RK_MATCH_LOP3 counts them first, so that the leader, the highest
+     * peer, which has every other peer below it, adds that count + 1 instead of a second POPC */
+    unsigned below = 0;
+    if constexpr (MATCH == RK_MATCH_LOP3) below = __popc(peers & ptx_lanemask_lt());
+    const unsigned inc = MATCH == RK_MATCH_LOP3 ? below + 1u : (unsigned)__popc(peers);
     /* volatile: the atomics of successive items stay in order (the shuffle below orders them in
      * time, see the top of the file) */
     asm volatile("{\n\t.reg .pred p;\n\t"
                  "setp.eq.u32 p, %1, %2;\n\t"
                  "@p atom.shared.add.u32 %0, [%3], %4;\n\t}"
                  : "+r"(before)
-                 : "r"(lane), "r"(leader), "r"(addr), "r"((unsigned)__popc(peers) << half)
+                 : "r"(lane), "r"(leader), "r"(addr), "r"(inc << half)
                  : "memory");
     if constexpr (MATCH == RK_MATCH_OR) __syncwarp(); /* the mask word's clear before the next ORs */
     before = __shfl_sync(BALLOT_FULL, before, leader);
     if constexpr (PACK) before = (before >> half) & 0xFFFFu;
-    return before + __popc(peers & ptx_lanemask_lt());
+    if constexpr (MATCH != RK_MATCH_LOP3) below = __popc(peers & ptx_lanemask_lt());
+    return before + below;
 }
 
 /* warp-local ranks of the thread's keys (on zeroed counters, which end as the warp's digit counts),

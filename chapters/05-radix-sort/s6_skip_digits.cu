@@ -1,5 +1,5 @@
 /* s6 - fewer passes where the keys allow it: a pass whose digit every key shares is not made.
- * Changed versus s5, three things.  Between the histogram kernel (which s5 already runs once
+ * Changed versus s5, four things.  Between the histogram kernel (which s5 already runs once
  * for every pass's digit counts) and the first pass, one block looks at each pass's row: when one
  * digit holds all n keys, a stable sort by that digit moves no key, so the pass is an identity and
  * is skipped.  The passes that remain alternate between the alternate buffer and the output so that
@@ -16,7 +16,12 @@
  * that share its digit need no order (equal keys are the same bits, and the later stable passes order
  * the others), so each tile takes its place for each digit by an atomic on the digit's cursor, which
  * the route kernel starts at the digit's start (os_reserve); no tile waits on the tiles before it.
- * Why it is faster: bytes, and for keys a shorter look-back chain (none in the first pass).  A skipped pass saves its read
+ * And those keys' tiles rank with s5's ballots in fewer instructions (RK_MATCH_LOP3, radix_rank.cuh):
+ * the eight ballots, each complemented where the lane's bit is 0, are ANDed three at a time (4 LOP3
+ * where ptxas kept 7 two-input ANDs), and the leader adds its own rank among its peers + 1, which
+ * every lane computes anyway, instead of a second POPC of the mask.
+ * Why it is faster: bytes, and for keys a shorter look-back chain (none in the first pass) and fewer
+ * instructions a ranked key, which is what bounds a pass (Nsight Compute).  A skipped pass saves its read
  * and write of every key (and value): 8 of the 36 bytes a 32-bit key costs s5 (histogram 4 + 4
  * passes x 8), 16 of the 68 a pair costs.  Keys
  * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
@@ -30,7 +35,9 @@
  * each build against s5 in the same run: uniform keys 4.29 ms against 4.37 looking back; with a
  * 128-byte line a cursor, level with the 32-byte sector taken, low-entropy 4.26 against 4.38 and
  * f32-normal 4.22 against 4.31), once each digit's cursor had a sector of its own: the 256 side by
- * side in 1 KB put every tile's atomics on a few L2 slices, 2 % slower than looking back.
+ * side in 1 KB put every tile's atomics on a few L2 slices, 2 % slower than looking back.  The
+ * leaner ballots: 2.2-3.5 % faster (H200, 2^28, each build against s5 in the same run: low-entropy
+ * keys 4.10 ms against 4.25, uniform 4.17 against 4.27, f32-normal 4.10 against 4.21).
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
@@ -44,8 +51,8 @@
  * 6.87 there and lost on the four other four-pass inputs too, so s6 keeps s5's tile. */
 #include "skip_digits.cuh"
 
-extern "C" const char radix_s6_param[] =
-    "s5's tiles + constant digits skipped on the GPU; 4-byte keys alone look back before ranking";
+extern "C" const char radix_s6_param[] = "s5's tiles + constant digits skipped on the GPU; 4-byte keys alone look back "
+                                         "before ranking and AND their ballots three at a time";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
 {

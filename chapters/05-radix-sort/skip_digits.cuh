@@ -11,10 +11,11 @@
  * (s6_cfg, s6_cfg_small) look back before they rank (os_cfg's LBFIRST, which acts on keys alone: a
  * pairs sort that falls back to s6_cfg_small keeps the usual order; 8-byte keys falling back to it,
  * where s6_cfg64 does not fit, look back first), the block's last four warps walking for the 256
- * digits, two a lane, while the eight others rank (LBWARPS) */
+ * digits, two a lane, while the eight others rank (LBWARPS); and they AND their ballots three at a time
+ * (RK_MATCH_LOP3; the other tiles keep s5's ranking, RK_MATCH_BALLOT) */
 template <int KPT>
 using s6_keys_cfg =
-    os_cfg<384, KPT, 8, RK_MATCH_BALLOT, true, 4, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VEARLY, false,
+    os_cfg<384, KPT, 8, RK_MATCH_LOP3, true, 4, 0, false, OS_SKIP, RK_ST_GEN, OS_HIST_LANES, 0, OS_VEARLY, false,
            true, 4>;
 typedef s6_keys_cfg<20> s6_cfg;
 typedef s6_keys_cfg<10> s6_cfg_small;
