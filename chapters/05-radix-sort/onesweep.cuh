@@ -637,7 +637,9 @@ static constexpr size_t os_smem()
  * holds: kit_min_blocks; Turing holds two blocks of 384): the arrays a thread holds at
  * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
  * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
- * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two.
+ * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two
+ * (s6's 384 x 28 keys tile overrides it, MINB = 3: its keys leave their registers item by item, so
+ * 56 registers hold it without spilling: skip_digits.cuh).
  * Pairs whose values are loaded late (VLATE) hold no value through the ranking: the keys' budget. */
 static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early,
                                                  bool vlate = false)
@@ -950,47 +952,50 @@ static bool os_fits_blocks()
 /* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
  * (a tile of their own), C8 for 8-byte keys (keys only and pairs), C otherwise; and F where that
  * one's block does not fit this GPU (F = C: no fallback, the launch is refused with the reason).
- * A pairs tile CP2 other than CP is the one for GPUs whose SM cannot hold CP's blocks at the
- * occupancy its registers are budgeted for (CP's large tile alone on an SM is slower than CP2's). */
+ * A second tile for 4-byte keys, C2 for keys alone and CP2 for pairs, other than C or CP, is the one
+ * for GPUs whose SM cannot hold C's or CP's blocks at the occupancy its registers are budgeted for
+ * (a large tile with fewer blocks on an SM is slower than the smaller one). */
 template <int KT, bool PAIRS, class C, class CP, class C8 = C>
 using os_pick = typename std::conditional<KT == RADIX_U64, C8,
                                           typename std::conditional<PAIRS, CP, C>::type>::type;
 
-/* 4-byte pairs with a second pairs tile CP2 */
-template <int KT, bool PAIRS, class CP, class CP2>
-constexpr bool os_has_cp2 = KT != RADIX_U64 && PAIRS && !std::is_same<CP, CP2>::value;
+/* the second tile of 4-byte keys (keys alone: C2, pairs: CP2), where there is one */
+template <int KT, bool PAIRS, class C, class CP, class C2, class CP2>
+constexpr bool os_has_2 = KT != RADIX_U64 && (PAIRS ? !std::is_same<CP, CP2>::value : !std::is_same<C, C2>::value);
 
-enum { OS_PICK, OS_PICK_CP2, OS_PICK_F }; /* os_choice: os_pick's configuration, CP2, F */
-template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
+enum { OS_PICK, OS_PICK_2, OS_PICK_F }; /* os_choice: os_pick's configuration, the second tile, F */
+template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, class C2 = C>
 static int os_choice()
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
+    typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
     constexpr bool NOF = std::is_same<C, F>::value; /* no fallback: the launch reports what does not fit */
-    if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>) {
-        if (os_fits_blocks<KT, PAIRS, CP>()) return OS_PICK;
-        return NOF || os_fits<KT, PAIRS, CP2>() ? OS_PICK_CP2 : OS_PICK_F;
+    if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>) {
+        if (os_fits_blocks<KT, PAIRS, U>()) return OS_PICK;
+        return NOF || os_fits<KT, PAIRS, U2>() ? OS_PICK_2 : OS_PICK_F;
     }
     return NOF || os_fits<KT, PAIRS, U>() ? OS_PICK : OS_PICK_F;
 }
 
-template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2>
+template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, class C2>
 static size_t os_scratch_pick(size_t n)
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
+    typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
+    const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
     if (c == OS_PICK) return os_scratch_t<KT, U>(n, PAIRS);
-    if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>)
-        if (c == OS_PICK_CP2) return os_scratch_t<KT, CP2>(n, PAIRS);
+    if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>)
+        if (c == OS_PICK_2) return os_scratch_t<KT, U2>(n, PAIRS);
     return os_scratch_t<KT, F>(n, PAIRS);
 }
 
-template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP>
+template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP, class C2 = C>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8, CP2>(n)
-                     : os_scratch_pick<KT, false, C, F, CP, C8, CP2>(n);
+        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8, CP2, C2>(n)
+                     : os_scratch_pick<KT, false, C, F, CP, C8, CP2, C2>(n);
     });
 }
 
@@ -1065,7 +1070,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP>
+template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP, class C2 = C>
 static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
@@ -1077,23 +1082,26 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
         typedef os_pick<KT, PAIRS, C, CP, C8> U;
-        const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2>();
+        typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
+        const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
         if (c == OS_PICK)
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-        if constexpr (os_has_cp2<KT, PAIRS, CP, CP2>)
-            if (c == OS_PICK_CP2)
-                return os_sort<KT, PAIRS, CP2>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
-                                               s);
+        if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>)
+            if (c == OS_PICK_2)
+                return os_sort<KT, PAIRS, U2>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
+                                              s);
         return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
     });
 }
 
 /* the main kernel as it runs on this GPU: one pass over u32 keys (u64 keys for the 64-bit table's
  * rows), keys only (its shared memory limit raised too, for the occupancy the caller computes, where
- * it passes 48 KB) */
-template <class C, class F = C, int KT = RADIX_U32>
+ * it passes 48 KB); C2: the keys' second tile, as os_choice takes it */
+template <class C, class F = C, int KT = RADIX_U32, class C2 = C>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
+    if constexpr (!std::is_same<C, C2>::value)
+        if (!os_fits_blocks<KT, false, C>()) return os_describe<C2, F, KT>(d);
     if (!std::is_same<C, F>::value && !os_fits<KT, false, C>()) return os_describe<F, F, KT>(d);
     static int attr_dev = 0;
     constexpr size_t smem = os_smem<KT, false, C>();

@@ -1,5 +1,5 @@
 /* s6 - fewer passes where the keys allow it: a pass whose digit every key shares is not made.
- * Changed versus s5, four things.  Between the histogram kernel (which s5 already runs once
+ * Changed versus s5, five things.  Between the histogram kernel (which s5 already runs once
  * for every pass's digit counts) and the first pass, one block looks at each pass's row: when one
  * digit holds all n keys, a stable sort by that digit moves no key, so the pass is an identity and
  * is skipped.  The passes that remain alternate between the alternate buffer and the output so that
@@ -19,9 +19,14 @@
  * And those keys' tiles rank with s5's ballots in fewer instructions (RK_MATCH_LOP3, radix_rank.cuh):
  * the eight ballots, each complemented where the lane's bit is 0, are ANDed three at a time (4 LOP3
  * where ptxas kept 7 two-input ANDs), and the leader adds its own rank among its peers + 1, which
- * every lane computes anyway, instead of a second POPC of the mask.
- * Why it is faster: bytes, and for keys a shorter look-back chain (none in the first pass) and fewer
- * instructions a ranked key, which is what bounds a pass (Nsight Compute).  A skipped pass saves its read
+ * every lane computes anyway, instead of a second POPC of the mask.  And those keys' tile is
+ * larger where the GPU holds three of its blocks an SM: 384 x 28 keys instead of 384 x 20, with
+ * its registers held to three blocks' share (skip_digits.cuh; s5's tile elsewhere).
+ * Why it is faster: bytes, and for keys a shorter look-back chain (none in the first pass), fewer
+ * instructions a ranked key, which is what bounds a pass (Nsight Compute), and fewer tiles: each
+ * tile's fixed work (clearing and scanning the counters, the block scan, the barriers, publishing
+ * and walking the descriptors) is shared by 40 % more keys, and the chain of inclusive prefixes has
+ * 40 % fewer links.  A skipped pass saves its read
  * and write of every key (and value): 8 of the 36 bytes a 32-bit key costs s5 (histogram 4 + 4
  * passes x 8), 16 of the 68 a pair costs.  Keys
  * in a narrow range (range-256: one pass of four; range-64k: two), keys with constant bytes between
@@ -37,7 +42,10 @@
  * f32-normal 4.22 against 4.31), once each digit's cursor had a sector of its own: the 256 side by
  * side in 1 KB put every tile's atomics on a few L2 slices, 2 % slower than looking back.  The
  * leaner ballots: 2.2-3.5 % faster (H200, 2^28, each build against s5 in the same run: low-entropy
- * keys 4.10 ms against 4.25, uniform 4.17 against 4.27, f32-normal 4.10 against 4.21).
+ * keys 4.10 ms against 4.25, uniform 4.17 against 4.27, f32-normal 4.10 against 4.21).  The larger
+ * tile: 6-9 % faster (H200, 2^28, each build against s5 in the same run: low-entropy 3.85 ms
+ * against 4.10, f32-normal 3.77 against 4.10, top-twins 3.58 against 3.95; skip_digits.cuh has the
+ * sizes between).
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
@@ -51,23 +59,24 @@
  * 6.87 there and lost on the four other four-pass inputs too, so s6 keeps s5's tile. */
 #include "skip_digits.cuh"
 
-extern "C" const char radix_s6_param[] = "s5's tiles + constant digits skipped on the GPU; 4-byte keys alone look back "
-                                         "before ranking and AND their ballots three at a time";
+extern "C" const char radix_s6_param[] = "s5's tiles + constant digits skipped on the GPU; 4-byte keys alone in 384 x 28 "
+                                         "where 3 blocks fit an SM, look back before ranking, AND their ballots "
+                                         "three at a time";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)
 {
-    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>(n, type, pairs);
+    return os_scratch<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23, s6_cfg_mid>(n, type, pairs);
 }
 
 extern "C" cudaError_t radix_s6_skip_digits(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                             uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                             void *scratch, cudaStream_t s)
 {
-    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>(
+    return os_run<s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23, s6_cfg_mid>(
         keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
 }
 
 extern "C" cudaError_t radix_s6_describe(kit_kernel_desc *d)
 {
-    return os_describe<s6_cfg, s6_cfg_small>(d);
+    return os_describe<s6_cfg, s6_cfg_small, RADIX_U32, s6_cfg_mid>(d);
 }

@@ -67,6 +67,7 @@
 /* s6's tiles for keys, whose skipped passes' blocks leave before the tile counter (OS_SKIP_LEAVE):
  * two of s7's four passes are skipped wherever the split runs */
 typedef os_reroute<s6_cfg, OS_SKIP_LEAVE>::type s7_cfg;
+typedef os_reroute<s6_cfg_mid, OS_SKIP_LEAVE>::type s7_cfg_mid;
 typedef os_reroute<s6_cfg_small, OS_SKIP_LEAVE>::type s7_cfg_small;
 
 extern "C" const char radix_s7_param[] =
@@ -115,8 +116,9 @@ extern "C" cudaError_t radix_s7_msd_hybrid(const void *keys_in, void *keys_out, 
     if (!work) return cudaSuccess;
     return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        if (os_choice<KT, false, s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23>() == OS_PICK)
-            return s7_sort<KT, s7_cfg>(keys_in, keys_out, n, scratch, s);
+        const int c = os_choice<KT, false, s6_cfg, s6_cfg_small, s6_cfg_pairs, s6_cfg64, s6_cfg_pairs23, s6_cfg_mid>();
+        if (c == OS_PICK) return s7_sort<KT, s7_cfg>(keys_in, keys_out, n, scratch, s);
+        if (c == OS_PICK_2) return s7_sort<KT, s7_cfg_mid>(keys_in, keys_out, n, scratch, s);
         return s7_sort<KT, s7_cfg_small>(keys_in, keys_out, n, scratch, s);
     });
 }
