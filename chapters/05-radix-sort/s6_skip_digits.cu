@@ -43,9 +43,9 @@
  * side in 1 KB put every tile's atomics on a few L2 slices, 2 % slower than looking back.  The
  * leaner ballots: 2.2-3.5 % faster (H200, 2^28, each build against s5 in the same run: low-entropy
  * keys 4.10 ms against 4.25, uniform 4.17 against 4.27, f32-normal 4.10 against 4.21).  The larger
- * tile: 6-9 % faster (H200, 2^28, each build against s5 in the same run: low-entropy 3.85 ms
- * against 4.10, f32-normal 3.77 against 4.10, top-twins 3.58 against 3.95; skip_digits.cuh has the
- * sizes between).
+ * tile: 6-9 % faster (H200, 2^28, each build timed against s5 in the same run; 384 x 28 against
+ * 384 x 20: low-entropy 3.85 ms against 4.10, f32-normal 3.77 against 4.10, top-twins 3.58 against
+ * 3.95; skip_digits.cuh has the sizes between).
  * What still limits it: uniform keys have no constant digit: they make s5's 4 passes of 8 bytes a
  * key (H100, 2^28, before the look-back moved: 4.79 ms for s5 and for s6, 68 % of the copy bandwidth
  * for 36 bytes a key).  Fewer passes for them need wider digits (three passes of 11 bits) or a
