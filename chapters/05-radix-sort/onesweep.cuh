@@ -960,6 +960,8 @@ using os_pick = typename std::conditional<KT == RADIX_U64, C8,
                                           typename std::conditional<PAIRS, CP, C>::type>::type;
 
 /* the second tile of 4-byte keys (keys alone: C2, pairs: CP2), where there is one */
+template <bool PAIRS, class C2, class CP2>
+using os_pick2 = typename std::conditional<PAIRS, CP2, C2>::type;
 template <int KT, bool PAIRS, class C, class CP, class C2, class CP2>
 constexpr bool os_has_2 = KT != RADIX_U64 && (PAIRS ? !std::is_same<CP, CP2>::value : !std::is_same<C, C2>::value);
 
@@ -968,7 +970,7 @@ template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, c
 static int os_choice()
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
+    typedef os_pick2<PAIRS, C2, CP2> U2;
     constexpr bool NOF = std::is_same<C, F>::value; /* no fallback: the launch reports what does not fit */
     if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>) {
         if (os_fits_blocks<KT, PAIRS, U>()) return OS_PICK;
@@ -981,7 +983,7 @@ template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, c
 static size_t os_scratch_pick(size_t n)
 {
     typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
+    typedef os_pick2<PAIRS, C2, CP2> U2;
     const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
     if (c == OS_PICK) return os_scratch_t<KT, U>(n, PAIRS);
     if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>)
@@ -1082,7 +1084,7 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
         typedef os_pick<KT, PAIRS, C, CP, C8> U;
-        typedef typename std::conditional<PAIRS, CP2, C2>::type U2;
+        typedef os_pick2<PAIRS, C2, CP2> U2;
         const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
         if (c == OS_PICK)
             return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);

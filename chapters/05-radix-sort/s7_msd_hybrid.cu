@@ -22,7 +22,7 @@
  * their places by atomics instead of looking back (os_reserve in onesweep.cuh, as s6's first pass).
  * Both rankings that need order, the passes' and the groups' second one, AND their ballots three at a
  * time (RK_MATCH_LOP3, as s6's keys).
- * H200, 2^28 uniform keys: 3.52 ms against s6's 4.17 (CUB 5.43); sorted keys 3.27 (CUB 5.35).
+ * H200, 2^28 uniform keys: 3.33 ms against s6's 3.79 (CUB 5.42); sorted keys 3.20 (CUB 5.34).
  *
  * What still limits it:
  * - a block per group, whatever its size: the 65536 blocks cost about 0.6 ms however few keys they
