@@ -586,6 +586,10 @@ int kit_case_shape(const kit_ladder *L, size_t c, int j, const kit_shape *sh, ki
 cudaError_t kit_contract_refusal(const kit_ladder *L, size_t i, int *ok, char *msg, size_t len);
 /* A kernel that keeps stream s busy for about ms milliseconds (contract tests). */
 cudaError_t kit_busy(cudaStream_t s, double ms);
+/* The same, then a store through a null pointer: the device faults (cudaErrorIllegalAddress,
+ * sticky: the process's context is lost).  For tests that check that a call returns a fault
+ * that happens while it runs (a test of its own: nothing in its process can use the GPU after). */
+cudaError_t kit_busy_fault(cudaStream_t s, double ms);
 
 /* ----------------------------------------------------------------- bench */
 

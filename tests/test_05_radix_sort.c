@@ -467,6 +467,28 @@ Test(ch05_gpu, onesweep_persistent_rows_loop, .timeout = 900)
     cr_assert(rows > 0, "the onesweep table has no persistent rows");
 }
 
+/* A device fault while Thrust sorts (a kernel on another stream stores through a null pointer half a
+ * millisecond in; the comparator's merge sort of 2^25 keys takes longer): the yardstick returns it.
+ * Thrust throws a CUDA error, also from the destructor that frees its temporary storage, where it
+ * would end the process (reference/kit_thrust.cuh).  Nothing can use the GPU after it: a test alone. */
+Test(ch05_gpu, thrust_returns_a_fault, .timeout = KIT_GPU_TIMEOUT)
+{
+    const size_t n = (size_t)1 << 25;
+    uint32_t *d = NULL;
+    cudaStream_t s = NULL, other = NULL;
+    cudaError_t e;
+    KIT_REQUIRE_GPU();
+    cr_assert_eq(cudaMalloc((void **)&d, 2 * n * 4), cudaSuccess);
+    cr_assert_eq(kit_poison(d, n * 4, 0), cudaSuccess);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    cr_assert_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    cr_assert_eq(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+    cr_assert_eq(kit_busy_fault(other, 0.5), cudaSuccess);
+    e = radix_yard_thrust(d, d + n, NULL, NULL, n, RADIX_U32, 0, 31, NULL, s);
+    cr_assert_neq(e, cudaSuccess, "thrust_sort returned success through a device fault");
+    cr_log_info("thrust_sort through a device fault: %s", cudaGetErrorName(e));
+}
+
 /* ------------------------------------------------------------- contract */
 
 KIT_CONTRACT_TESTS(ch05_contract, radix_ladders, RADIX_NLADDERS, RADIX_NMAIN)

@@ -484,6 +484,29 @@ Test(ch07_gpu, persistent_rows_loop, .timeout = 900)
             }
 }
 
+/* A device fault during Thrust's copy_if (a kernel on another stream stores through a null pointer
+ * 50 us in, while the call reads 2^27 values): the yardstick returns it.  Thrust throws a CUDA error,
+ * also from the destructor that frees its temporary storage, where it would end the process
+ * (reference/kit_thrust.cuh).  Nothing can use the GPU after it: a test alone. */
+Test(ch07_gpu, thrust_returns_a_fault, .timeout = KIT_GPU_TIMEOUT)
+{
+    const size_t n = (size_t)1 << 27;
+    uint32_t *d = NULL, *count = NULL;
+    cudaStream_t s = NULL, other = NULL;
+    cudaError_t e;
+    KIT_REQUIRE_GPU();
+    cr_assert_eq(cudaMalloc((void **)&d, 2 * n * 4), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&count, 4), cudaSuccess);
+    cr_assert_eq(kit_poison(d, n * 4, 0), cudaSuccess);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    cr_assert_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    cr_assert_eq(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+    cr_assert_eq(kit_busy_fault(other, 0.05), cudaSuccess);
+    e = compact_yard_thrust_copy_if(d, NULL, 1u << 31, d + n, count, n, COMPACT_IF | COMPACT_VALUE, NULL, s);
+    cr_assert_neq(e, cudaSuccess, "thrust_copy_if returned success through a device fault");
+    cr_log_info("thrust_copy_if through a device fault: %s", cudaGetErrorName(e));
+}
+
 /* The contract suite below runs each problem's default mode; here the others, with the
  * buffers offset (flags by odd bytes) and guarded, on the main ladders. */
 ParameterizedTestParameters(ch07_gpu, contract_other_modes)

@@ -61,8 +61,10 @@
  *              cudaErrorInvalidValue: a guard that cannot fire for n <= RADIX_MAX_N.)
  *   other      s5_onesweep, s6_skip_digits, s7_msd_hybrid (and their variants):
  *              cudaErrorInvalidConfiguration when the device's multiprocessor count cannot be
- *              read (kit_sm_count() = 0).  thrust_sort: cudaErrorUnknown when Thrust throws (it
- *              reports CUDA errors as exceptions).
+ *              read (kit_sm_count() = 0).  thrust_sort: the CUDA error that Thrust throws
+ *              (it reports CUDA errors as exceptions; cudaErrorMemoryAllocation for its
+ *              std::bad_alloc, cudaErrorUnknown for anything else), also when the device
+ *              faults during the sort (reference/kit_thrust.cuh): returned, never thrown.
  * Every check above is made before any launch, in this order: type, bits, size, alignment,
  * pointers (radix_check), then a step's own (s5's, s6's and s7's SM count, CUB's scratch). */
 #ifndef KIT_RADIX_H

@@ -56,9 +56,12 @@
  *              (The steps' own grid checks, cudaErrorInvalidValue past 2^31 - 1 blocks, are
  *              guards that cannot fire below it.)
  *   mode       outside 0 .. COMPACT_MODE_MAX: cudaErrorInvalidValue before any launch.
- *   errors     thrust_copy_if: cudaErrorUnknown when Thrust throws (it reports CUDA errors as
- *              exceptions).  The checks are made in this order: mode, n, alignment, count,
- *              in and out, flags (compact_check), then a step's own (scratch).
+ *   errors     thrust_copy_if: the CUDA error that Thrust throws (it reports CUDA errors as
+ *              exceptions; cudaErrorMemoryAllocation for its std::bad_alloc, cudaErrorUnknown
+ *              for anything else), also when the device faults during the call
+ *              (reference/kit_thrust.cuh): returned, never thrown.  The checks are made in
+ *              this order: mode, n, alignment, count, in and out, flags (compact_check), then
+ *              a step's own (scratch).
  */
 #ifndef KIT_COMPACT_H
 #define KIT_COMPACT_H

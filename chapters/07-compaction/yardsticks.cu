@@ -6,7 +6,8 @@
  *                   flags as stencil; indices from a counting iterator with in (If) or the
  *                   flags as stencil.  Unlike every other entry of the chapter, it allocates
  *                   and synchronizes (compact.h): Thrust gets its temporary storage with
- *                   cudaMalloc and frees it with cudaFree, synchronizes the stream and copies the
+ *                   cudaMalloc and frees it with cudaFree (kit_thrust.cuh's allocator: a fault is
+ *                   returned, not thrown from a destructor), synchronizes the stream, copies the
  *                   count back to the host (it returns the output's end); scratch_bytes is 0,
  *                   and a one-thread kernel then stores the count on the stream;
  *   cub_partition   cub::DevicePartition::If / ::Flagged (rejected elements in reverse order
@@ -25,6 +26,8 @@
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
+
+#include "kit_thrust.cuh"
 
 #include "compact_device.cuh"
 
@@ -176,17 +179,16 @@ static cudaError_t thrust_call(const uint32_t *in, const uint8_t *flags, uint64_
                                uint32_t *count, size_t n, cudaStream_t s)
 {
     constexpr bool flagged = cp_mode<MODE>::flagged, value = cp_mode<MODE>::value;
-    const auto pol = thrust::cuda::par.on(s);
     const index_iter first(0);
     uint32_t *end = out;
-    try {
+    kit_thrust t; /* Thrust's errors returned, none thrown (kit_thrust.cuh) */
+    KIT_TRY(t.run([&] {
+        const auto pol = t.on(s);
         if constexpr (flagged && value) end = thrust::copy_if(pol, in, in + n, flags, out, nonzero{});
         else if constexpr (flagged) end = thrust::copy_if(pol, first, first + n, flags, out, nonzero{});
         else if constexpr (value) end = thrust::copy_if(pol, in, in + n, out, below{threshold});
         else end = thrust::copy_if(pol, first, first + n, in, out, below{threshold}); /* in as the stencil */
-    } catch (...) {
-        return cudaErrorUnknown; /* Thrust reports CUDA errors as exceptions */
-    }
+    }));
     store_count<<<1, 1, 0, s>>>(count, (uint32_t)(end - out));
     return cudaGetLastError();
 }
