@@ -1,9 +1,10 @@
 /* kit_thrust.cuh - the Thrust yardsticks' calls, with every CUDA error returned, none thrown.
  *
  * Thrust reports a CUDA error by throwing thrust::system_error, and its default temporary
- * storage throws one from cudaFree's failure ("device free failed") inside the destructor that
- * releases it, where C++ calls std::terminate: a kernel fault in a sort (a sticky error, which
- * every later cudaFree returns) then kills the whole process instead of failing one call.
+ * storage throws one when cudaFree fails ("device free failed") from temporary_allocator::
+ * deallocate, which is noexcept, so C++ calls std::terminate: a kernel fault during a call (a
+ * sticky error, which every later cudaFree returns) kills the whole process instead of failing
+ * the call.
  * kit_thrust hands Thrust an allocator of its own (cudaMalloc and cudaFree, as Thrust's default,
  * so that the yardstick's timing is what a user's call costs) whose free records its error
  * rather than throwing, and run() turns what was thrown into the CUDA error it carries:

@@ -8,7 +8,7 @@
  *                   Unlike every other entry of the chapter, it allocates and synchronizes:
  *                   Thrust gets its temporary storage with cudaMalloc and frees it with
  *                   cudaFree (kit_thrust.cuh's allocator, so that a fault is returned as an
- *                   error, not thrown from a destructor), and thrust::cuda::par.on(s)
+ *                   error, not thrown where it ends the process), and thrust::cuda::par.on(s)
  *                   synchronizes the stream before the call returns (radix.h); scratch_bytes is 0.
  * CUB orders -0.0 and +0.0 as equal keys (its documentation says so); our steps order -0.0
  * first (radix.h).  The table marks both yardsticks KIT_OWN_ORDER, and the problem's

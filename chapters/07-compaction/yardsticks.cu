@@ -7,7 +7,7 @@
  *                   flags as stencil.  Unlike every other entry of the chapter, it allocates
  *                   and synchronizes (compact.h): Thrust gets its temporary storage with
  *                   cudaMalloc and frees it with cudaFree (kit_thrust.cuh's allocator: a fault is
- *                   returned, not thrown from a destructor), synchronizes the stream, copies the
+ *                   returned, not thrown where it ends the process), synchronizes the stream, copies the
  *                   count back to the host (it returns the output's end); scratch_bytes is 0,
  *                   and a one-thread kernel then stores the count on the stream;
  *   cub_partition   cub::DevicePartition::If / ::Flagged (rejected elements in reverse order
