@@ -48,7 +48,11 @@ struct kit_thrust_alloc {
 
 struct kit_thrust {
     cudaError_t freed = cudaSuccess;
-    kit_thrust_alloc alloc{&freed};
+    kit_thrust_alloc alloc{&freed}; /* points into this object: not to be copied */
+
+    kit_thrust() = default;
+    kit_thrust(const kit_thrust &) = delete;
+    kit_thrust &operator=(const kit_thrust &) = delete;
 
     /* thrust::cuda::par on stream s, with this allocator (held by reference) */
     auto on(cudaStream_t s) { return thrust::cuda::par(alloc).on(s); }
