@@ -1102,9 +1102,11 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
 template <class C, class F = C, int KT = RADIX_U32, class C2 = C>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
-    if constexpr (!std::is_same<C, C2>::value)
-        if (!os_fits_blocks<KT, false, C>()) return os_describe<C2, F, KT>(d);
-    if (!std::is_same<C, F>::value && !os_fits<KT, false, C>()) return os_describe<F, F, KT>(d);
+    if constexpr (!std::is_same<C, C2>::value || !std::is_same<C, F>::value) {
+        const int c = os_choice<KT, false, C, F, C, C, C, C2>(); /* the tile os_run takes for keys alone */
+        if (c == OS_PICK_2) return os_describe<C2, F, KT>(d);
+        if (c == OS_PICK_F) return os_describe<F, F, KT>(d);
+    }
     static int attr_dev = 0;
     constexpr size_t smem = os_smem<KT, false, C>();
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, false, C>, smem, &attr_dev));
