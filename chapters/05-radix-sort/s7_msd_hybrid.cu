@@ -31,10 +31,12 @@
  *   limit down, at the price of a third ranking on chip;
  * - the groups must fit a block, so n above about 2^28.1 (groups of 4320 and more) keeps s6's passes;
  * - it still pays for s6's route: the histogram of all four digits and two pass launches whose blocks
- *   leave at once (23 us each at 2^28 on the H200: s7's passes read the route before the tile
- *   counter, OS_SKIP_LEAVE, which costs a pass that runs 0.3 %);
- * - the groups' kernel is bound by its instructions (1.25 ms at 2^28, 1.7 TB/s), the two top passes
- *   by theirs (1.06 ms each, 2.0 TB/s);
+ *   leave at once (17-23 us each at 2^28 on the H200: s7's passes read the route before the tile
+ *   counter, OS_SKIP_LEAVE, which costs a pass that runs 7-17 us, 0.7-2 %.  Not taken: the top two
+ *   passes on s6's kernel, which takes the counter first: 0.3-0.9 % faster where they run, 1.7-2.9 %
+ *   slower where they are skipped, the README's status entries);
+ * - the groups' kernel is bound by its instructions (1.21 ms at 2^28, 1.8 TB/s), the two top passes
+ *   by theirs (0.86-0.91 ms each, 2.4-2.5 TB/s);
  * - the estimate assumes the two top digits independent; keys whose top digits move together
  *   (top-twins) make fewer, larger groups than it says, each sorted by one block through global
  *   memory (mh_big_kernel): correct, and three times s6's time at 2^28 when the split took them.  A
