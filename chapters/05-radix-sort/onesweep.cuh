@@ -1,11 +1,11 @@
-/* onesweep.cuh - chapter 05's Onesweep machinery (device and host templates), shared by s5_onesweep
- * (its lesson is at the top of s5_onesweep.cu) and s6_skip_digits: the histogram kernel of every
- * pass, the scan of its rows, the look-back, one pass's kernel, the scratch plan, the host driver.
- * A configuration (os_cfg) picks the knobs at compile time; SKIP (s6) adds the route: a one-block
- * kernel after the histograms decides on the GPU which passes run and between which buffers, and
- * the pass kernels of a skipped pass return at once (see s6_skip_digits.cu); for keys alone on all
- * their bits it also has the first pass that runs reserve its places instead of looking back
- * (os_reserve). */
+/* onesweep.cuh - chapter 05's Onesweep machinery (device and host templates), shared by s5 to s11
+ * (s5's lesson is at the top of s5_onesweep.cu): the tile policies, the histogram kernel of every
+ * pass, the scan of its rows, the route, the look-back, one pass's kernel, the scratch plan, the
+ * host driver.  A tile (os_tile and its os_with_* variants) picks the knobs at compile time; the
+ * route (s6) is a one-block kernel after the histograms that decides on the GPU which passes run and
+ * between which buffers, the pass kernels of a skipped pass returning at once (s6_skip_digits.cu);
+ * for keys alone on all their bits it can also have the first pass that runs reserve its places
+ * instead of looking back (os_reserve, s8). */
 #ifndef ONESWEEP_CUH
 #define ONESWEEP_CUH
 
@@ -16,86 +16,147 @@
 #include "kit_arch.cuh"
 #include "radix_rank.cuh"
 
-enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pairs' values wait */
 #define OS_HIST_LANES 32 /* the histogram kernel's copies of each counter: one per lane (os_hist_kernel) */
 
-/* The knobs (compile time): threads, keys per thread for 4-byte keys (8-byte keys: 3/4 as many), digit
- * bits, peer finding, counts before or after the ranking, look-back window, blocks per SM the
- * registers are budgeted for (0: from os_minb). */
-template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
-          int SKIP_ = 0, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0,
-          bool SWZ_ = false, bool LBFIRST_ = false, int LBWARPS_ = 0, bool RESERVE_ = false>
-struct os_cfg {
-    static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
-    /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
-     * holds that table), 1 (one table a block: CUB's way) */
-    static constexpr int HIST = HIST_;
-    static constexpr bool EARLY = EARLY_;
+/* where a pairs sort's values wait while their keys are ranked (os_tile::values) */
+enum { OS_VALUES_WITH_KEYS = 0, OS_VALUES_LATE = 1, OS_VALUES_STAGED = 2 };
+/* the route (os_tile::route): none (s5); a pass whose digit every key shares is skipped, decided on
+ * the GPU (os_route_kernel, s6); the same, the blocks of a skipped pass leaving before they take a
+ * tile (s11, two of whose four passes are skipped wherever its split runs) */
+enum { OS_ROUTE_NONE = 0, OS_ROUTE_SKIP = 1, OS_ROUTE_SKIP_LEAVE = 2 };
+
+/* One pass's tile, every knob by name, set at compile time.  os_tile is s5's tile of 4-byte keys;
+ * a step's tiles derive from it and change what differs, one knob a step (s5_onesweep.cu,
+ * skip_digits.cuh), and each tuning row changes one knob of its step's tile (os_with_* below). */
+struct os_tile {
+    static constexpr int threads = 384;
+    static constexpr int keys_per_thread = 20; /* for 4-byte keys; 8-byte keys 3/4 as many (os_kpt) */
+    static constexpr int digit_bits = 8;
+    static constexpr int peers = RK_MATCH_BALLOT; /* how a key finds its warp's peers (radix_rank.cuh) */
+    /* the tile's digits counted before the ranking, on counters that then rank ("early counts"), or
+     * after it as in s4 */
+    static constexpr bool counts_first = true;
+    static constexpr int lookback_window = 4; /* descriptors read a round trip (os_lookback) */
+    static constexpr int blocks_per_sm = 0;   /* the blocks the registers are budgeted for; 0: os_minb */
     /* persistent blocks (a resident grid, each block loops over tiles): the next tile's keys are
      * loaded while the current tile looks back and scatters (chapter 07's s7 applied to a pass) */
-    static constexpr bool PERSIST = PERSIST_;
-    /* s6 (OS_SKIP): a pass whose digit every key shares is skipped, decided on the GPU
-     * (os_route_kernel).  s7 (OS_SKIP_LEAVE): the same, but a pass block reads its hop before it
-     * takes a tile, so that the blocks of a skipped pass leave without the tile counter's atomic
-     * (H200, 2^28: 23 us a skipped pass instead of 47; a pass that runs, whose atomic waits on the
-     * hop, takes 7-17 us more, 0.7-2 %, by Nsight Compute on f32-normal keys: 0.3 % before the
-     * passes looked back first) */
-    static constexpr bool SKIP = SKIP_ != 0, LEAVE = SKIP_ == 2;
-    /* the keys' and values' memory path (radix_rank.cuh, RK_LD_* | RK_ST_*) */
-    static constexpr int MEM = MEM_;
-    /* >= 1: a pass block asks L2 for the keys (and values) of the tile a residency / PF ahead (1: the
-     * tile whose block starts about when this one ends), so that DRAM keeps streaming while the resident blocks
-     * rank, wait on the look-back and scatter (the distance from kit_prefetch_tiles) */
-    static constexpr int PF = PF_;
-    /* pairs, 0: the values loaded with the keys into registers.  OS_VLATE: loaded after the keys are
-     * ranked and in shared memory (in flight during the look-back), each key's rank kept in 16 bits
-     * meanwhile: the ranking holds a key's registers only, so a block takes the keys' register
-     * budget.  OS_VSTAGE: as OS_VLATE, but the values are copied into the values' exchange buffer by
-     * cp.async when the tile's keys are loaded (in flight during the ranking, in no register), and
-     * read back from there once the keys are ranked (before sm_80, which has no cp.async: loaded and
-     * stored to that buffer by the thread, then ranked) */
-    static constexpr int VLATE = VLATE_;
-    /* the exchange's slots swizzled (radix_rank.cuh, rk_slot): a key's bank XOR-ed by its row */
-    static constexpr bool SWZ = SWZ_;
+    static constexpr bool persistent = false;
+    static constexpr int route = OS_ROUTE_NONE;
+    static constexpr int memory = RK_LD_NC | RK_ST_GEN; /* the keys' and values' path (RK_LD_*, RK_ST_*) */
+    /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
+     * holds that table), 1 (one table a block: CUB's way) */
+    static constexpr int hist_copies = OS_HIST_LANES;
+    /* >= 1: a pass block asks L2 for the keys (and values) of the tile a residency / prefetch ahead
+     * (1: the tile whose block starts about when this one ends), so that DRAM keeps streaming while
+     * the resident blocks rank, wait on the look-back and scatter (kit_prefetch_tiles) */
+    static constexpr int prefetch = 0;
+    /* pairs, OS_VALUES_WITH_KEYS: the values loaded with the keys into registers.  OS_VALUES_LATE:
+     * loaded after the keys are ranked and in shared memory (in flight during the look-back), each
+     * key's rank kept in 16 bits meanwhile: the ranking holds a key's registers only, so a block takes
+     * the keys' register budget.  OS_VALUES_STAGED: as late, but the values are copied into the
+     * values' exchange buffer by cp.async when the tile's keys are loaded (in flight during the
+     * ranking, in no register), and read back from there once the keys are ranked (before sm_80,
+     * which has no cp.async: loaded and stored to that buffer by the thread, then ranked) */
+    static constexpr int values = OS_VALUES_WITH_KEYS;
+    static constexpr bool swizzle = false; /* the exchange's slots: a key's bank XOR-ed by its row (rk_slot) */
     /* keys alone (pairs ignore it): a tile looks back as soon as its digit starts are in the counters,
      * before its keys are ranked, not after, so that its inclusive prefixes (what the tiles behind it
-     * wait for) are published a ranking earlier; the ranking then waits for the look-back (H200, 2^28
-     * 32-bit keys: 2-3 % faster on every four-pass input; pairs 8 % slower, their values waiting
-     * longer in registers or shared memory.  Earlier still, right after the counts are published and
-     * before the block scan, was 11 % slower: the scan's barriers then wait for the look-back) */
-    static constexpr bool LBFIRST = LBFIRST_;
-    /* with LBFIRST: 0, the owner of each digit walks back for it (32 digits a warp); n, the block's
-     * last n warps walk for all of them, RADIX / 32n digits a lane, from the counts the owners leave
-     * in shared memory (H200, 2^28 32-bit keys, four warps of 384 threads: 1 % faster than the owners'
-     * eight warps, which all wait for the walk before they rank) */
-    static constexpr int LBWARPS = LBWARPS_;
-    /* with LBFIRST, keys alone sorted on all their bits: the first pass that runs takes its places by
-     * atomics on a cursor per digit instead of looking back (os_reserve; the route kernel starts each
-     * cursor at its digit's start): equal keys are the same bits, and the later stable passes order
-     * the others, so that pass needs no order among keys of one digit */
-    static constexpr bool RESERVE = RESERVE_;
-    static_assert(!RESERVE_ || (SKIP_ != 0 && LBFIRST_), "the reserving pass: the route's cursors, the look-back first");
+     * wait for) are published a ranking earlier; the ranking then waits for the look-back (s7).
+     * Earlier still, before the block scan, the scan's barriers would wait for the look-back */
+    static constexpr bool lookback_first = false;
+    /* with lookback_first: 0, the owner of each digit walks back for it (32 digits a warp); n, the
+     * block's last n warps walk for all of them, RADIX / 32n digits a lane, from the counts the owners
+     * leave in shared memory, while the others rank */
+    static constexpr int walk_warps = 0;
+    /* with lookback_first and the route, keys alone sorted on all their bits: the first pass that runs
+     * takes its places by atomics on a cursor per digit instead of looking back (os_reserve, s8) */
+    static constexpr bool reserve = false;
 };
 
-#define OS_SKIP 1
-#define OS_SKIP_LEAVE 2
-/* words between two digits' cursors (os_reserve): a 32-byte sector each.  H200, 2^28 keys: next to
- * each other (256 in 1 KB, a few L2 slices taking every tile's atomics) the reserving pass made s6 2 %
- * slower on uniform keys than the look-back; a sector each (8 KB) or a 128-byte line each (32 KB) made
- * it 1.8 % and 1.6 % faster */
+/* whether tile C's passes follow the route (os_route_kernel) */
+template <class C>
+constexpr bool os_routed = C::route != OS_ROUTE_NONE;
+
+/* Tile B with one knob changed (the tuning rows, and each step's tile from the step before) */
+template <class B, int THREADS, int KEYS>
+struct os_with_shape : B {
+    static constexpr int threads = THREADS, keys_per_thread = KEYS;
+};
+template <class B, int BITS>
+struct os_with_digits : B {
+    static constexpr int digit_bits = BITS;
+};
+template <class B, int PEERS>
+struct os_with_peers : B {
+    static constexpr int peers = PEERS;
+};
+template <class B>
+struct os_with_counts_last : B {
+    static constexpr bool counts_first = false;
+};
+template <class B, int WINDOW>
+struct os_with_window : B {
+    static constexpr int lookback_window = WINDOW;
+};
+template <class B, int BLOCKS>
+struct os_with_blocks : B {
+    static constexpr int blocks_per_sm = BLOCKS;
+};
+template <class B>
+struct os_with_persistence : B {
+    static constexpr bool persistent = true;
+};
+template <class B, int ROUTE>
+struct os_with_route : B {
+    static constexpr int route = ROUTE;
+};
+template <class B, int MEMORY>
+struct os_with_memory : B {
+    static constexpr int memory = MEMORY;
+};
+template <class B, int COPIES>
+struct os_with_hist : B {
+    static constexpr int hist_copies = COPIES;
+};
+template <class B, int AHEAD>
+struct os_with_prefetch : B {
+    static constexpr int prefetch = AHEAD;
+};
+template <class B, int VALUES>
+struct os_with_values : B {
+    static constexpr int values = VALUES;
+};
+template <class B>
+struct os_with_swizzle : B {
+    static constexpr bool swizzle = true;
+};
+template <class B, int WALK_WARPS>
+struct os_with_lookback_first : B {
+    static constexpr bool lookback_first = true;
+    static constexpr int walk_warps = WALK_WARPS;
+};
+template <class B>
+struct os_with_reserve : B {
+    static_assert(B::route != OS_ROUTE_NONE && B::lookback_first,
+                  "the reserving pass: the route's cursors, the look-back first");
+    static constexpr bool reserve = true;
+};
+
+/* s5's tiles (s5_onesweep.cu says why each), from which the later steps' tiles derive: 4-byte keys
+ * (os_tile), their fallback where a block gets less shared memory than that tile needs, 4-byte
+ * pairs (384 x 31, the values staged), the pairs' tile where an SM cannot hold two of those, 8-byte
+ * keys (512 threads x 12) */
+typedef os_tile s5_keys_tile;
+typedef os_with_shape<os_tile, 384, 10> s5_small_tile;
+typedef os_with_window<os_with_shape<os_tile, 384, 23>, 1> s5_pairs23_tile;
+typedef os_with_values<os_with_window<os_with_shape<os_tile, 384, 31>, 1>, OS_VALUES_STAGED> s5_pairs_tile;
+typedef os_with_shape<os_tile, 512, 16> s5_keys64_tile;
+
+/* words between two digits' cursors (os_reserve): a 32-byte sector each; side by side, the 256
+ * cursors would put every tile's atomics on a few L2 slices (README: s8) */
 #define OS_CURSOR_STRIDE 8
 
-/* configuration C with its route set to SKIP2, every other knob kept (s7 runs s6's tiles with
- * OS_SKIP_LEAVE, so that the two cannot drift apart: s7 sizes its scratch and picks its tile by s6's) */
-template <class C, int SKIP2>
-struct os_reroute;
-template <int T, int K, int D, int M, bool E, int L, int MB, bool P, int S, int ME, int H, int PF, int VL, bool SW,
-          bool LF, int LW, bool RS, int SKIP2>
-struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW, LF, LW, RS>, SKIP2> {
-    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW, LF, LW, RS> type;
-};
-
-/* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
+/* One pass's route (a routed tile): whether it runs, where it reads and writes, its epoch (the parity of its
  * place among the passes that run, so that a reader never takes the descriptors of the pass before
  * the one that ran last for published ones). */
 struct os_hop {
@@ -143,15 +204,12 @@ static __device__ __forceinline__ unsigned os_pack(unsigned kind, unsigned epoch
  * interleaved (copy c of counter j is word j HC + c): thread t counts into copy t mod HC.  With one
  * copy (CUB's histogram) a warp's shared-memory atomic takes one pass per distinct address in its
  * busiest bank: about 3.2 on uniform keys, up to 32 on few distinct keys; with a copy per lane
- * (HC = 32) lane l always hits bank l: one pass on every input (chapter 04's s7_runs).  Nsight
- * Compute, 2^28 uniform u32 keys, one copy: 0.47 ms on the H100 and on the H200 alike, 162 M warp
- * instructions at 1.34 IPC for 1 GB read (2.3 TB/s): the four atomics a key at 3.2 passes each are
- * the bound (2^30 x 3.2 / 32 warp passes / 132 SMs = 0.8 M clocks).  A copy per lane makes the table
+ * (HC = 32) lane l always hits bank l: one pass on every input (chapter 04's s7_runs).  With one
+ * copy the four atomics a key at 3.2 passes each are the bound (Nsight Compute; the tuning table's
+ * hist=1 row).  A copy per lane makes the table
  * 32 times larger (128 KB for 4-byte keys' four digits): one block of 1024 threads an SM; where that
  * does not fit (8-byte keys' eight digits; GPUs of 100 or 64 KB a block), half as many copies, down to
- * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram).  Measured the same way on
- * the H100 with 32 copies: 0.373 ms (2.9 TB/s), bank conflicts 72 M -> 0.7 M; 64-bit keys, 16 copies:
- * 0.711 ms (CUB's histogram kernel: 0.454 and 0.892). */
+ * 8 (lanes l, l + 8, l + 16, l + 24 share a copy), else one (os_histogram). */
 /* digit places of a KT key at DBITS bits a digit: the most passes a sort takes */
 template <int KT, int DBITS>
 static constexpr __host__ __device__ int os_maxp()
@@ -297,7 +355,7 @@ __global__ void __launch_bounds__(os_digit_threads(DBITS))
     }
 }
 
-/* SKIP: one block of RADIX threads.  Pass p is trivial when one digit holds all n keys: a stable
+/* The route: one block of RADIX threads.  Pass p is trivial when one digit holds all n keys: a stable
  * sort by a digit every key shares moves no key, so the pass is skipped.  The m passes that run
  * alternate between the alternate buffer and the output so that the last of them writes the output,
  * the first reads the input (as radix_make_plan does for all passes); m = 0 leaves the copy to
@@ -322,7 +380,7 @@ __global__ void __launch_bounds__(1 << DBITS)
         const int trivial = __syncthreads_or(hist[p * RADIX + threadIdx.x] == n);
         if (threadIdx.x == 0) s_runs[p] = !trivial;
     }
-    /* s7 (split given: 32-bit keys alone on all bits, four 8-bit passes): the largest counts of the
+    /* s11 (split given: 32-bit keys alone on all bits, four 8-bit passes): the largest counts of the
      * two top digits */
     if (split) {
         atomicMax(s_top + 0, hist[(passes - 2) * RADIX + threadIdx.x]);
@@ -332,7 +390,7 @@ __global__ void __launch_bounds__(1 << DBITS)
     if (threadIdx.x == 0) {
         int m = 0, take = 0;
         for (int p = 0; p < passes; p++) m += (int)s_runs[p];
-        /* s7's split: when the word at split allows it (s7's sample of the keys' top bits), every
+        /* s11's split: when the word at split allows it (s11's sample of the keys' top bits), every
          * pass would run and the largest group of equal top halves, estimated as n x (the top digit's
          * largest share) x (the next digit's), is at most split_max keys, only the two top passes run,
          * into the alternate buffer (the groups' sort reads it there) */
@@ -372,7 +430,7 @@ __global__ void __launch_bounds__(1 << DBITS)
     if (s_first >= 0) cursor[threadIdx.x * OS_CURSOR_STRIDE] = starts[(size_t)s_first * pass_stride + threadIdx.x];
 }
 
-/* SKIP, after the passes: when none ran, the keys (and values) are copied to the output */
+/* The route, after the passes: when none ran, the keys (and values) are copied to the output */
 template <class K>
 __global__ void __launch_bounds__(256)
     os_copy_kernel(const unsigned *copy, const K *__restrict__ keys_in, K *__restrict__ keys_out,
@@ -394,17 +452,17 @@ __global__ void __launch_bounds__(256)
  * walk ends; the reads below tile 0 are never made (they stand in as an inclusive 0).
  * The window W: if tiles reach their look-back about d apart and an L2 round trip takes R, the
  * nearest inclusive prefix is about R/d tiles back, and a walk reading W per round trip needs about
- * ceil(R / (W d)) of them: CUB's one at a time ~10 on an H100 (d ~ 30-50 ns per 7680-key tile, R ~
- * 0.3-0.6 us under load), 16 at once ~1.  The ~R/d descriptors must be read anyway, so the extra
+ * ceil(R / (W d)) of them: for CUB's one at a time about ten under load, for 16 at once about one.
+ * The ~R/d descriptors must be read anyway, so the extra
  * reads cost little (at most W - 1 words per digit, from L2), and the registers are free by then
- * (the keys are in shared memory; a tile that looks back first, LBFIRST, holds its keys and the
- * window's words together, without spilling in s6's 56 registers: with one digit a lane, or two when
+ * (the keys are in shared memory; a tile that looks back first (lookback_first) holds its keys and the
+ * window's words together, without spilling in 56 registers: with one digit a lane, or two when
  * four warps walk; one warp with eight digits a lane spills 180 bytes, two with four 20).
- * Measured, the middle wins: 4 beats 16 by 9% and CUB's 1 by 2% (each wider read waits for the
- * slowest of its W descriptors; 16 also spends more L2 requests).  The pause after a read that
- * found nothing new (32 ns, doubled up to 1 us) is not what makes a tile wait: on the H200 a constant
- * 32 ns was level and none at all 0.3-0.8 % faster (s6's keys, 2^28), too little for a walk that
- * takes issue slots from the warps that rank. */
+ * Measured, the middle wins: 4 beats 16 and CUB's 1 (the tuning table; each wider read waits for the
+ * slowest of its W descriptors, and 16 also spends more L2 requests).  The pause after a read that
+ * found nothing new (a nanosleep of 32 ns, doubled up to 1 us) is not what makes a tile
+ * wait: a constant pause or none at all measured level, too little for a walk that takes issue
+ * slots from the warps that rank. */
 template <int RADIX, int W>
 static __device__ __forceinline__ unsigned os_lookback(const unsigned *col, unsigned tile, unsigned epoch)
 {
@@ -484,9 +542,8 @@ static __device__ __forceinline__ void os_store_n(unsigned *p, const unsigned (&
  * yet done has its descriptor there (each digit's sum still stops at its own nearest inclusive one).
  * The digits not yet done are the bits of a mask, so that a descriptor costs a few instructions: a
  * first version that kept a flag per digit and a stop flag per window compiled to ~40 PTX
- * instructions a descriptor, and one 11-bit pass over 2^26 keys ran 416 M warp instructions; with the
- * mask 315 M (Nsight Compute, H100; an 8-bit pass: 179 M).  One digit a thread keeps os_lookback,
- * whose instructions the ladder's kernels were measured with. */
+ * instructions a descriptor and issued far more warp instructions a pass (Nsight Compute).  One digit
+ * a thread keeps os_lookback, whose instructions the ladder's kernels were measured with. */
 template <int RADIX, int W, int DPT>
 static __device__ __forceinline__ void os_lookback_n(const unsigned *col, unsigned tile, unsigned epoch,
                                                      unsigned (&excl)[DPT])
@@ -626,18 +683,18 @@ static __device__ __forceinline__ void os_walk(unsigned wl, unsigned lane, unsig
 /* ------------------------------------------------------- one pass */
 
 template <int KT, class C>
-using os_shape = rk_shape<KT, C::TBS, os_kpt(C::KPT4, KT), C::DBITS>;
+using os_shape = rk_shape<KT, C::threads, os_kpt(C::keys_per_thread, KT), C::digit_bits>;
 
 /* shared memory: the keys' exchange, the values' exchange, the rank counters, the digits' global
  * offsets for the tile, with RK_MATCH_OR the warps' peer-mask rows (as large as the counters), and
- * for walk warps (LBWARPS) the tile's digit counts */
+ * for walk warps (walk_warps) the tile's digit counts */
 template <int KT, bool PAIRS, class C>
 static constexpr size_t os_smem()
 {
     typedef os_shape<KT, C> S;
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + (size_t)S::RADIX * 4 +
-           (C::MATCH == RK_MATCH_OR ? S::CNT_BYTES : 0) +
-           (C::LBFIRST && C::LBWARPS && !PAIRS ? (size_t)S::RADIX * 4 : 0);
+           (C::peers == RK_MATCH_OR ? S::CNT_BYTES : 0) +
+           (C::lookback_first && C::walk_warps && !PAIRS ? (size_t)S::RADIX * 4 : 0);
 }
 
 /* Blocks per SM the register budget (__launch_bounds__) is set for (at most what the target's SM
@@ -645,9 +702,9 @@ static constexpr size_t os_smem()
  * the peak (keys, and values or ranks: KPT words each) plus ~36 for the rest, rounded up to 8, then
  * as many blocks as 64 K registers hold, from 2 (1 for 1024 threads) to 4.  The ladder step, 384 x 20
  * 4-byte keys, gets three blocks (56 registers); pairs, 8-byte keys, more keys or late counts two
- * (s6's 384 x 28 keys tile overrides it, MINB = 3: its keys leave their registers item by item, so
+ * (s10's 384 x 28 keys tile overrides it, blocks_per_sm = 3: its keys leave their registers item by item, so
  * 56 registers hold it without spilling: skip_digits.cuh).
- * Pairs whose values are loaded late (VLATE) hold no value through the ranking: the keys' budget. */
+ * Pairs whose values are loaded late (os_tile::values) hold no value through the ranking: the keys' budget. */
 static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words, bool pairs, bool early,
                                                  bool vlate = false)
 {
@@ -659,44 +716,51 @@ static constexpr __host__ __device__ int os_minb(int tbs, int kpt, int key_words
 template <int KT, bool PAIRS, class C>
 static constexpr __host__ __device__ int os_blocks()
 {
-    return kit_min_blocks(C::TBS, C::MINB ? C::MINB
-                                          : os_minb(C::TBS, os_kpt(C::KPT4, KT), KT == RADIX_U64 ? 2 : 1, PAIRS, C::EARLY,
-                                                                  C::VLATE != OS_VEARLY));
+    return kit_min_blocks(C::threads, C::blocks_per_sm
+                                          ? C::blocks_per_sm
+                                          : os_minb(C::threads, os_kpt(C::keys_per_thread, KT), KT == RADIX_U64 ? 2 : 1,
+                                                    PAIRS, C::counts_first, C::values != OS_VALUES_WITH_KEYS));
 }
 
 /* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
  * (tiles x RADIX), counter: its tile counter, starts: the digits' global starts for the portion,
  * starts_next: where the last tile leaves them for the next portion (NULL for the last portion). */
 template <int KT, bool PAIRS, class C>
-__global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
+__global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
     os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
                    typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
-                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits,
-                   unsigned epoch, unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
+                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits, unsigned epoch,
+                   unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
                    unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop, unsigned pf)
 {
     typedef os_shape<KT, C> S;
     typedef typename S::key K;
-    constexpr int TBS = C::TBS, KPT = os_kpt(C::KPT4, KT), NW = S::NW, RADIX = S::RADIX, DBITS = C::DBITS;
-    constexpr int MATCH = C::MATCH, LBW = C::LBW, DPT = S::DPT;
-    constexpr bool EARLY = C::EARLY, PERSIST = C::PERSIST, PACK = S::PACK;
-    static_assert(!PACK || (EARLY && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
-    static_assert(!PERSIST || EARLY, "the persistent loop prefetches keys and values together (early counts)");
-    constexpr bool VL = PAIRS && C::VLATE != OS_VEARLY; /* values in no register through the ranking */
-    constexpr bool VS = PAIRS && C::VLATE == OS_VSTAGE;  /* ... but staged in shared memory meanwhile */
-    static_assert(!C::VLATE || (EARLY && !PERSIST), "late values: early counts, one tile a block");
-    static_assert(!VL || S::TILE <= 0x10000, "late values: a rank in 16 bits");
-    constexpr bool LBF = C::LBFIRST && !PAIRS; /* the look-back before the ranking */
-    constexpr int LWW = LBF ? C::LBWARPS : 0;  /* ... by the last LWW warps, else by the owners */
-    static_assert(!LWW || (DPT == 1 && LWW < NW && !PERSIST), "walk warps: a digit an owner, warps that rank");
-    static_assert(!C::SWZ || EARLY, "swizzled slots: early counts");
+    constexpr int TBS = C::threads, KPT = os_kpt(C::keys_per_thread, KT), NW = S::NW, RADIX = S::RADIX,
+                  DBITS = C::digit_bits;
+    constexpr int MATCH = C::peers, WINDOW = C::lookback_window, DPT = S::DPT;
+    constexpr bool COUNTS_FIRST = C::counts_first, PERSISTENT = C::persistent, PACK = S::PACK;
+    static_assert(!PACK || (COUNTS_FIRST && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
+    static_assert(!PERSISTENT || COUNTS_FIRST,
+                  "the persistent loop prefetches keys and values together (early counts)");
+    constexpr bool VALUES_LATE =
+        PAIRS && C::values != OS_VALUES_WITH_KEYS; /* values in no register through the ranking */
+    constexpr bool VALUES_STAGED =
+        PAIRS && C::values == OS_VALUES_STAGED; /* ... but staged in shared memory meanwhile */
+    static_assert(!C::values || (COUNTS_FIRST && !PERSISTENT), "late values: early counts, one tile a block");
+    static_assert(!VALUES_LATE || S::TILE <= 0x10000, "late values: a rank in 16 bits");
+    constexpr bool LOOK_BACK_FIRST = C::lookback_first && !PAIRS; /* the look-back before the ranking */
+    constexpr int WALK_WARPS =
+        LOOK_BACK_FIRST ? C::walk_warps : 0; /* ... by the last WALK_WARPS warps, else by the owners */
+    static_assert(!WALK_WARPS || (DPT == 1 && WALK_WARPS < NW && !PERSISTENT),
+                  "walk warps: a digit an owner, warps that rank");
+    static_assert(!C::swizzle || COUNTS_FIRST, "swizzled slots: early counts");
     constexpr unsigned TILE = S::TILE;
     extern __shared__ __align__(16) unsigned char os_smem_raw[];
     K *s_keys = reinterpret_cast<K *>(os_smem_raw);
     uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
     unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
     unsigned *s_goff = s_cnt + NW * S::CROW;
-    unsigned *s_mine = s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0); /* LWW: the tile's counts */
+    unsigned *s_mine = s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0); /* WALK_WARPS: the tile's counts */
     __shared__ unsigned s_tile, s_next;
     __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
 
@@ -704,11 +768,11 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     const unsigned ntiles = (len + TILE - 1) / TILE;
     unsigned *my_cnt = s_cnt + warp * S::CROW;
     unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
-    /* SKIP: the route is read first and used last, so that its round trip overlaps the tile
+    /* routed: the route is read first and used last, so that its round trip overlaps the tile
      * counter's and the starts' (harmless in a skipped pass: its counters and starts are its own);
      * LEAVE: a skipped pass's blocks leave before the tile counter */
-    [[maybe_unused]] const os_hop h = C::SKIP ? *hop : os_hop{};
-    if constexpr (C::LEAVE) {
+    [[maybe_unused]] const os_hop h = os_routed<C> ? *hop : os_hop{};
+    if constexpr (C::route == OS_ROUTE_SKIP_LEAVE) {
         if (!h.run) return;
     }
     if (tid == 0) {
@@ -728,9 +792,9 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
 #pragma unroll
     for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
     unsigned *cur = nullptr; /* the route's cursors: this pass reserves its places (os_reserve) */
-    if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
+    if constexpr (os_routed<C>) { /* the route decides: a skipped pass's blocks leave at once */
         if (!h.run) return;
-        if constexpr (LBF && C::RESERVE) cur = h.cursor; /* os_sort gives cursors to these kernels only */
+        if constexpr (LOOK_BACK_FIRST && C::reserve) cur = h.cursor; /* os_sort gives cursors to these kernels only */
         if (cur) {
 #pragma unroll
             for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
@@ -743,31 +807,32 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         }
         epoch = h.epoch;
     }
-    if constexpr ((C::MEM & RK_LD_MASK) == RK_LD_GEN) { /* generic loads (radix_rank.cuh) */
+    if constexpr ((C::memory & RK_LD_MASK) == RK_LD_GEN) { /* generic loads (radix_rank.cuh) */
         kin = rk_opaque(kin);
         if constexpr (PAIRS) vin = rk_opaque(vin);
     }
-    if constexpr ((C::MEM & RK_ST_GEN) != 0) { /* generic stores */
+    if constexpr ((C::memory & RK_ST_GEN) != 0) { /* generic stores */
         kout = rk_opaque(kout);
         if constexpr (PAIRS) vout = rk_opaque(vout);
     }
     __syncthreads();
     unsigned tile = s_tile;
-    if (PERSIST && tile >= ntiles) return; /* a resident grid larger than the portion */
+    if (PERSISTENT && tile >= ntiles) return; /* a resident grid larger than the portion */
 
     /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
      * stored as soon as their ranks are known; late counts hold ranks instead of values until the
      * keys are stored, then load the values (in flight during the look-back) */
     K k[KPT];
     uint32_t v[PAIRS ? KPT : 1];
-    unsigned r[EARLY ? 1 : KPT];
-    unsigned rp[VL ? (KPT + 1) / 2 : 1]; /* VL: the keys' ranks, two to a word */
+    unsigned r[COUNTS_FIRST ? 1 : KPT];
+    unsigned rp[VALUES_LATE ? (KPT + 1) / 2 : 1]; /* VALUES_LATE: the keys' ranks, two to a word */
     {
         const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
-        rk_load<KPT, C::MEM>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
-        if constexpr (EARLY && PAIRS && !VL) rk_load<KPT, C::MEM>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
-        if constexpr (VS) rk_stage<KPT>(s_vals, vin + base + t0, tile_n, tile_n == TILE); /* no register */
-        if constexpr (C::PF >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
+        rk_load<KPT, C::memory>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
+        if constexpr (COUNTS_FIRST && PAIRS && !VALUES_LATE)
+            rk_load<KPT, C::memory>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
+        if constexpr (VALUES_STAGED) rk_stage<KPT>(s_vals, vin + base + t0, tile_n, tile_n == TILE); /* no register */
+        if constexpr (C::prefetch >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
                 prefetch_l2_lines<TBS>(kin + base + p0, p_n);
@@ -780,9 +845,10 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
         const bool full = tile_n == TILE, last = t0 + TILE >= len;
         const size_t g0 = base + t0; /* the tile's first key in the arrays */
-        if (PERSIST && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
+        if (PERSISTENT && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
 
-        if constexpr (EARLY) rk_count_warp<KT, KPT, PACK>(k, shift, bits, my_cnt);
+        if constexpr (COUNTS_FIRST)
+            rk_count_warp<KT, KPT, PACK>(k, shift, bits, my_cnt);
         else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
         __syncthreads(); /* every warp's counts */
 
@@ -809,7 +875,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
         tstart[0] = block_scan32_excl<TBS, WS_SHFL>(sum, &all); /* its barriers publish s_single */
 #pragma unroll
         for (int j = 1; j < DPT; j++) tstart[j] = tstart[j - 1] + total[j - 1];
-        const unsigned next = PERSIST ? s_next : ntiles;
+        const unsigned next = PERSISTENT ? s_next : ntiles;
         const bool more = next < ntiles;
         const unsigned n0 = next * TILE, next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
 
@@ -817,42 +883,45 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
             /* one digit (its tile start is 0): the tile goes unchanged to its place */
             if (owner) {
                 unsigned excl[DPT];
-                os_resolve<RADIX, LBW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cur);
+                os_resolve<RADIX, WINDOW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cur);
 #pragma unroll
                 for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j];
             }
             __syncthreads();
             const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-            if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
-            else if constexpr (PAIRS && (!EARLY || VL)) rk_load<KPT, C::MEM>(vin + g0, TILE, true, 0u, v);
+            if constexpr (VALUES_STAGED)
+                rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
+            else if constexpr (PAIRS && (!COUNTS_FIRST || VALUES_LATE))
+                rk_load<KPT, C::memory>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
             for (int i = 0; i < KPT; i++) {
-                rk_st<C::MEM>(kout + g + i * 32u, k[i]);
-                if constexpr (PAIRS) rk_st<C::MEM>(vout + g + i * 32u, v[i]);
+                rk_st<C::memory>(kout + g + i * 32u, k[i]);
+                if constexpr (PAIRS) rk_st<C::memory>(vout + g + i * 32u, v[i]);
             }
-            if constexpr (PERSIST) { /* the registers are free: the next tile's loads */
+            if constexpr (PERSISTENT) { /* the registers are free: the next tile's loads */
                 if (more) {
-                    rk_load<KPT, C::MEM>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                    rk_load<KPT, C::memory>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + base + n0, next_n, next_n == TILE, 0u, v);
                 }
             }
         } else {
             if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
             else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
-            if constexpr (LWW > 0) { /* for the walk warps (the last tile's owners walk: its starts_next) */
+            if constexpr (WALK_WARPS > 0) { /* for the walk warps (the last tile's owners walk: its starts_next) */
                 if (owner && !last) {
                     s_goff[d0] = start[0] - tstart[0];
                     s_mine[d0] = mine[0];
                 }
             }
             __syncthreads(); /* the counters hold (digit start + warp prefix) */
-            if constexpr (LBF) { /* the look-back first: s_goff is read after the exchange's barrier */
-                if (LWW == 0 || last)
-                    os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
-                                                s_goff, cur);
-                else if constexpr (LWW > 0) {
-                    if (warp >= (unsigned)(NW - LWW))
-                        os_walk<RADIX, LBW, LWW>(warp - (NW - LWW), lane, desc, tile, epoch, s_mine, s_goff, cur);
+            if constexpr (LOOK_BACK_FIRST) { /* the look-back first: s_goff is read after the exchange's barrier */
+                if (WALK_WARPS == 0 || last)
+                    os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
+                                                   s_goff, cur);
+                else if constexpr (WALK_WARPS > 0) {
+                    if (warp >= (unsigned)(NW - WALK_WARPS))
+                        os_walk<RADIX, WINDOW, WALK_WARPS>(warp - (NW - WALK_WARPS), lane, desc, tile, epoch, s_mine,
+                                                           s_goff, cur);
                 }
 #if __CUDA_ARCH__ >= 1200
                 /* the warp whole again after its lanes' walks, before the ranking's ballots: without
@@ -861,33 +930,35 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
                 __syncwarp();
 #endif
             }
-            if constexpr (VL) { /* the keys go, their ranks stay; the values are asked for */
-                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::SWZ>(k, shift, bits, my_cnt, s_keys, rp,
-                                                                           my_masks);
-                if constexpr (VS) rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
-                else rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
-            } else if constexpr (EARLY) {
-                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::SWZ>(k, v, shift, bits, my_cnt, s_keys,
-                                                                              s_vals, my_masks);
+            if constexpr (VALUES_LATE) { /* the keys go, their ranks stay; the values are asked for */
+                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::swizzle>(k, shift, bits, my_cnt, s_keys, rp,
+                                                                               my_masks);
+                if constexpr (VALUES_STAGED)
+                    rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
+                else
+                    rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
+            } else if constexpr (COUNTS_FIRST) {
+                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::swizzle>(k, v, shift, bits, my_cnt, s_keys,
+                                                                                 s_vals, my_masks);
             } else {
                 rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
-                if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + g0, tile_n, full, 0u, v);
+                if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
             }
-            if constexpr (PERSIST) { /* keys and values are in shared memory: the next tile's loads */
+            if constexpr (PERSISTENT) { /* keys and values are in shared memory: the next tile's loads */
                 if (more) {
-                    rk_load<KPT, C::MEM>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT, C::MEM>(vin + base + n0, next_n, next_n == TILE, 0u, v);
+                    rk_load<KPT, C::memory>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
+                    if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + base + n0, next_n, next_n == TILE, 0u, v);
                 }
             }
-            if constexpr (!LBF)
-                os_offsets<RADIX, LBW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff,
-                                            cur);
-            if constexpr (PAIRS && !EARLY) rk_exchange<KPT>(s_vals, r, v);
-            if constexpr (VS) __syncthreads(); /* every thread has read its staged values */
-            if constexpr (VL) rk_exchange_packed<KPT>(s_vals, rp, v);
+            if constexpr (!LOOK_BACK_FIRST)
+                os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff,
+                                               cur);
+            if constexpr (PAIRS && !COUNTS_FIRST) rk_exchange<KPT>(s_vals, r, v);
+            if constexpr (VALUES_STAGED) __syncthreads(); /* every thread has read its staged values */
+            if constexpr (VALUES_LATE) rk_exchange_packed<KPT>(s_vals, rp, v);
             __syncthreads(); /* the exchange and the offsets complete */
-            rk_scatter_out<KT, PAIRS, TBS, KPT, C::MEM, C::SWZ>(s_keys, s_vals, s_goff, tile_n, full, shift, bits,
-                                                                kout, vout);
+            rk_scatter_out<KT, PAIRS, TBS, KPT, C::memory, C::swizzle>(s_keys, s_vals, s_goff, tile_n, full, shift,
+                                                                       bits, kout, vout);
         }
         if (!more) return;
         /* the next tile: everyone is done with this one's shared memory before it is cleared */
@@ -909,12 +980,12 @@ template <int KT, class C>
 struct os_plan {
     typedef os_shape<KT, C> S;
     static constexpr int RADIX = S::RADIX;
-    static constexpr int MAXP = os_maxp<KT, C::DBITS>();
+    static constexpr int MAXP = os_maxp<KT, C::digit_bits>();
     static constexpr size_t PORTION = (size_t)(OS_PORTION_MAX / S::TILE) * S::TILE;
     size_t tiles, portions;
     unsigned *starts, *hist, *counters, *desc;
-    os_route<MAXP> *route; /* SKIP only (written whole by os_route_kernel every sort) */
-    unsigned *cursor;      /* SKIP only: RADIX cursors OS_CURSOR_STRIDE words apart (os_route_kernel) */
+    os_route<MAXP> *route; /* routed tiles only (written whole by os_route_kernel every sort) */
+    unsigned *cursor;      /* routed tiles only: RADIX cursors OS_CURSOR_STRIDE words apart (os_route_kernel) */
     size_t clear_bytes, used;
 
     os_plan(size_t n, int pairs, void *scratch)
@@ -923,8 +994,8 @@ struct os_plan {
         tiles = (n + S::TILE - 1) / S::TILE;
         portions = (n + PORTION - 1) / PORTION;
         starts = (unsigned *)radix_take(&c, (size_t)MAXP * portions * RADIX * 4);
-        route = C::SKIP ? (os_route<MAXP> *)radix_take(&c, sizeof(os_route<MAXP>)) : NULL;
-        cursor = C::SKIP ? (unsigned *)radix_take(&c, (size_t)RADIX * OS_CURSOR_STRIDE * 4) : NULL;
+        route = os_routed<C> ? (os_route<MAXP> *)radix_take(&c, sizeof(os_route<MAXP>)) : NULL;
+        cursor = os_routed<C> ? (unsigned *)radix_take(&c, (size_t)RADIX * OS_CURSOR_STRIDE * 4) : NULL;
         const size_t clear_from = c.used;
         hist = (unsigned *)radix_take(&c, (size_t)MAXP * RADIX * 4);
         counters = (unsigned *)radix_take(&c, (size_t)MAXP * portions * 4);
@@ -940,7 +1011,7 @@ static size_t os_scratch_t(size_t n, int pairs)
     return os_plan<KT, C>(n, pairs, NULL).used;
 }
 
-/* 1 when configuration C's pass kernel fits this GPU (else a step with a fallback F takes F) */
+/* 1 when tile C's pass kernel fits this GPU (else a step with a fallback takes it) */
 template <int KT, bool PAIRS, class C>
 static bool os_fits()
 {
@@ -956,60 +1027,66 @@ static bool os_fits_blocks()
     return radix_block_fits(os_pass_kernel<KT, PAIRS, C>, os_smem<KT, PAIRS, C>(), &memo, os_blocks<KT, PAIRS, C>());
 }
 
-/* The configuration a sort of key type KT, keys only or pairs, runs: CP for 4-byte keys with values
- * (a tile of their own), C8 for 8-byte keys (keys only and pairs), C otherwise; and F where that
- * one's block does not fit this GPU (F = C: no fallback, the launch is refused with the reason).
- * A second tile for 4-byte keys, C2 for keys alone and CP2 for pairs, other than C or CP, is the one
- * for GPUs whose SM cannot hold C's or CP's blocks at the occupancy its registers are budgeted for
- * (a large tile with fewer blocks on an SM is slower than the smaller one). */
-template <int KT, bool PAIRS, class C, class CP, class C8 = C>
-using os_pick = typename std::conditional<KT == RADIX_U64, C8,
-                                          typename std::conditional<PAIRS, CP, C>::type>::type;
+/* The tile a sort of key type KT, keys only or pairs, runs: PairsTile for 4-byte keys with values (a
+ * tile of their own), Keys64Tile for 8-byte keys (keys only and pairs), KeysTile otherwise; and
+ * Fallback where that one's block does not fit this GPU (Fallback = KeysTile: no fallback, the
+ * launch is refused with the reason).  A second tile for 4-byte keys, KeysTile2 for keys alone and
+ * PairsTile2 for pairs, other than KeysTile or PairsTile, is the one for GPUs whose SM cannot hold
+ * the first one's blocks at the occupancy its registers are budgeted for (a large tile with fewer
+ * blocks on an SM is slower than the smaller one). */
+template <int KT, bool PAIRS, class KeysTile, class PairsTile, class Keys64Tile = KeysTile>
+using os_pick = typename std::conditional<KT == RADIX_U64, Keys64Tile,
+                                          typename std::conditional<PAIRS, PairsTile, KeysTile>::type>::type;
 
-/* the second tile of 4-byte keys (keys alone: C2, pairs: CP2), where there is one */
-template <bool PAIRS, class C2, class CP2>
-using os_pick2 = typename std::conditional<PAIRS, CP2, C2>::type;
-template <int KT, bool PAIRS, class C, class CP, class C2, class CP2>
-constexpr bool os_has_2 = KT != RADIX_U64 && (PAIRS ? !std::is_same<CP, CP2>::value : !std::is_same<C, C2>::value);
+/* the second tile of 4-byte keys (keys alone: KeysTile2, pairs: PairsTile2), where there is one */
+template <bool PAIRS, class KeysTile2, class PairsTile2>
+using os_pick2 = typename std::conditional<PAIRS, PairsTile2, KeysTile2>::type;
+template <int KT, bool PAIRS, class KeysTile, class PairsTile, class KeysTile2, class PairsTile2>
+constexpr bool os_has_2 = KT != RADIX_U64 && (PAIRS ? !std::is_same<PairsTile, PairsTile2>::value
+                                                    : !std::is_same<KeysTile, KeysTile2>::value);
 
-enum { OS_PICK, OS_PICK_2, OS_PICK_F }; /* os_choice: os_pick's configuration, the second tile, F */
-template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, class C2 = C>
+enum { OS_PICK, OS_PICK_SECOND, OS_PICK_FALLBACK }; /* os_choice: os_pick's tile, the second tile, the fallback */
+template <int KT, bool PAIRS, class KeysTile, class Fallback, class PairsTile, class Keys64Tile, class PairsTile2,
+          class KeysTile2 = KeysTile>
 static int os_choice()
 {
-    typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    typedef os_pick2<PAIRS, C2, CP2> U2;
-    constexpr bool NOF = std::is_same<C, F>::value; /* no fallback: the launch reports what does not fit */
-    if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>) {
-        if (os_fits_blocks<KT, PAIRS, U>()) return OS_PICK;
-        return NOF || os_fits<KT, PAIRS, U2>() ? OS_PICK_2 : OS_PICK_F;
+    typedef os_pick<KT, PAIRS, KeysTile, PairsTile, Keys64Tile> Tile;
+    typedef os_pick2<PAIRS, KeysTile2, PairsTile2> Second;
+    constexpr bool NO_FALLBACK =
+        std::is_same<KeysTile, Fallback>::value; /* no fallback: the launch reports what does not fit */
+    if constexpr (os_has_2<KT, PAIRS, KeysTile, PairsTile, KeysTile2, PairsTile2>) {
+        if (os_fits_blocks<KT, PAIRS, Tile>()) return OS_PICK;
+        return NO_FALLBACK || os_fits<KT, PAIRS, Second>() ? OS_PICK_SECOND : OS_PICK_FALLBACK;
     }
-    return NOF || os_fits<KT, PAIRS, U>() ? OS_PICK : OS_PICK_F;
+    return NO_FALLBACK || os_fits<KT, PAIRS, Tile>() ? OS_PICK : OS_PICK_FALLBACK;
 }
 
-template <int KT, bool PAIRS, class C, class F, class CP, class C8, class CP2, class C2>
+template <int KT, bool PAIRS, class KeysTile, class Fallback, class PairsTile, class Keys64Tile, class PairsTile2,
+          class KeysTile2>
 static size_t os_scratch_pick(size_t n)
 {
-    typedef os_pick<KT, PAIRS, C, CP, C8> U;
-    typedef os_pick2<PAIRS, C2, CP2> U2;
-    const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
-    if (c == OS_PICK) return os_scratch_t<KT, U>(n, PAIRS);
-    if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>)
-        if (c == OS_PICK_2) return os_scratch_t<KT, U2>(n, PAIRS);
-    return os_scratch_t<KT, F>(n, PAIRS);
+    typedef os_pick<KT, PAIRS, KeysTile, PairsTile, Keys64Tile> Tile;
+    typedef os_pick2<PAIRS, KeysTile2, PairsTile2> Second;
+    const int c = os_choice<KT, PAIRS, KeysTile, Fallback, PairsTile, Keys64Tile, PairsTile2, KeysTile2>();
+    if (c == OS_PICK) return os_scratch_t<KT, Tile>(n, PAIRS);
+    if constexpr (os_has_2<KT, PAIRS, KeysTile, PairsTile, KeysTile2, PairsTile2>)
+        if (c == OS_PICK_SECOND) return os_scratch_t<KT, Second>(n, PAIRS);
+    return os_scratch_t<KT, Fallback>(n, PAIRS);
 }
 
-template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP, class C2 = C>
+template <class KeysTile, class Fallback = KeysTile, class PairsTile = KeysTile, class Keys64Tile = KeysTile,
+          class PairsTile2 = PairsTile, class KeysTile2 = KeysTile>
 static size_t os_scratch(size_t n, int type, int pairs)
 {
     return radix_on_type<RADIX_TYPES_ALL>(type, (size_t)0, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
-        return pairs ? os_scratch_pick<KT, true, C, F, CP, C8, CP2, C2>(n)
-                     : os_scratch_pick<KT, false, C, F, CP, C8, CP2, C2>(n);
+        return pairs ? os_scratch_pick<KT, true, KeysTile, Fallback, PairsTile, Keys64Tile, PairsTile2, KeysTile2>(n)
+                     : os_scratch_pick<KT, false, KeysTile, Fallback, PairsTile, Keys64Tile, PairsTile2, KeysTile2>(n);
     });
 }
 
-/* split (s7 only, SKIP, keys alone on all 32 bits): a word on the GPU, 0 (the split vetoed) or not
- * when the sort starts, that the route kernel sets to 1 when it takes s7's split (split_max: the
+/* split (s11 only, routed, keys alone on all 32 bits): a word on the GPU, 0 (the split vetoed) or not
+ * when the sort starts, that the route kernel sets to 1 when it takes s11's split (split_max: the
  * largest group estimate it takes), the top two passes then writing the alternate buffer, else to 0 */
 template <int KT, bool PAIRS, class C>
 static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
@@ -1018,7 +1095,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
 {
     typedef os_plan<KT, C> P;
     typedef typename P::S::key K;
-    constexpr int RADIX = P::RADIX, DBITS = C::DBITS;
+    constexpr int RADIX = P::RADIX, DBITS = C::digit_bits;
     constexpr size_t smem = os_smem<KT, PAIRS, C>();
     static int attr_dev = 0;
     const P pl(n, PAIRS, scratch);
@@ -1030,26 +1107,27 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     if (sms <= 0) return cudaErrorInvalidConfiguration;
     KIT_TRY(radix_smem_attr(os_pass_kernel<KT, PAIRS, C>, smem, &attr_dev));
     unsigned pf = 0; /* PF: how many tiles ahead a block prefetches */
-    if constexpr (C::PF >= 1) /* a residency / PF ahead (kit_prefetch_tiles) */
-        KIT_TRY(kit_prefetch_tiles((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem,
-                                   (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u)), C::PF, &pf));
+    if constexpr (C::prefetch >= 1) /* a residency / PF ahead (kit_prefetch_tiles) */
+        KIT_TRY(kit_prefetch_tiles((const void *)os_pass_kernel<KT, PAIRS, C>, C::threads, smem,
+                                   (size_t)P::S::TILE * (sizeof(K) + (PAIRS ? 4u : 0u)), C::prefetch, &pf));
     unsigned resident = 0; /* PERSIST: the grid that fits at once (any grid of one block or more is correct) */
-    if constexpr (C::PERSIST) KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::TBS, smem, &resident));
+    if constexpr (C::persistent)
+        KIT_TRY(kit_resident_grid((const void *)os_pass_kernel<KT, PAIRS, C>, C::threads, smem, &resident));
     radix_make_plan(&rp, keys_in, keys_out, alt_keys, vals_in, vals_out, alt_vals, begin_bit, end_bit, DBITS);
 
     KIT_TRY(cudaMemsetAsync(pl.hist, 0, pl.clear_bytes, s));
-    KIT_TRY((os_histogram<KT, DBITS, C::HIST>((const K *)keys_in, n, begin_bit, end_bit, pl.hist, s)));
+    KIT_TRY((os_histogram<KT, DBITS, C::hist_copies>((const K *)keys_in, n, begin_bit, end_bit, pl.hist, s)));
     os_scan_kernel<DBITS><<<rp.passes, os_digit_threads(DBITS), 0, s>>>(pl.hist, pl.starts, pl.portions * RADIX);
     KIT_TRY(cudaGetLastError());
-    if constexpr (C::SKIP) {
+    if constexpr (os_routed<C>) {
         /* keys alone on all their bits: keys of one digit need no order in the first pass (equal keys
          * are the same bits; the passes after it order them by their other digits), so its tiles
-         * reserve their places instead of looking back.  Taken where the look-back comes before the
-         * ranking (LBFIRST), whose wait it removes (H200, 2^28: s6 1.6-2.8 % faster on the four-pass
-         * inputs); where the look-back follows the ranking (64-bit keys, s6_cfg64) its wait is hidden
-         * behind the ranking, and reserving gained nothing measurable (H200, 2^26 and 2^27: s6 / s5
-         * 1.011-1.027 reserving, 1.007-1.016 in two runs without) */
-        const bool unordered = C::RESERVE && C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K));
+         * reserve their places instead of looking back (os_tile::reserve, s8).  Taken where the
+         * look-back comes before the ranking (lookback_first), whose wait it removes; where the
+         * look-back follows the ranking (64-bit keys) its wait is hidden behind the ranking, and
+         * reserving gained nothing measurable */
+        const bool unordered =
+            C::reserve && C::lookback_first && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K));
         os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route, split,
                                                             split_max, pl.starts, pl.portions * RADIX,
@@ -1062,15 +1140,16 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
             const unsigned len = (unsigned)(n - base < P::PORTION ? n - base : P::PORTION);
             const unsigned tiles = (len + P::S::TILE - 1) / P::S::TILE;
             unsigned *st = pl.starts + ((size_t)p * pl.portions + q) * RADIX;
-            os_pass_kernel<KT, PAIRS, C><<<C::PERSIST && resident < tiles ? resident : tiles, C::TBS, smem, s>>>(
+            const unsigned grid = C::persistent && resident < tiles ? resident : tiles;
+            os_pass_kernel<KT, PAIRS, C><<<grid, C::threads, smem, s>>>(
                 (const K *)rp.src_keys[p], (K *)rp.dst_keys[p], rp.src_vals[p], rp.dst_vals[p], base, len,
                 rp.shift[p], rp.bits[p], (unsigned)p & 1u, pl.desc + (base / P::S::TILE) * RADIX,
                 pl.counters + (size_t)p * pl.portions + q, st, q + 1 < pl.portions ? st + RADIX : NULL,
-                C::SKIP ? (const os_hop *)pl.route + p : NULL, pf); /* hop[] opens the route */
+                os_routed<C> ? (const os_hop *)pl.route + p : NULL, pf); /* hop[] opens the route */
             KIT_TRY(cudaGetLastError());
         }
     }
-    if constexpr (C::SKIP) { /* no pass ran: the copy (its blocks leave at once otherwise) */
+    if constexpr (os_routed<C>) { /* no pass ran: the copy (its blocks leave at once otherwise) */
         const size_t blocks = (n + 255) / 256, most = (size_t)sms * 8;
         os_copy_kernel<K><<<(unsigned)(blocks < most ? blocks : most), 256, 0, s>>>(
             &pl.route->copy, (const K *)keys_in, (K *)keys_out, vals_in, vals_out, n);
@@ -1079,9 +1158,10 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
     return cudaSuccess;
 }
 
-template <class C, class F = C, class CP = C, class C8 = C, class CP2 = CP, class C2 = C>
-static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                          size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+template <class KeysTile, class Fallback = KeysTile, class PairsTile = KeysTile, class Keys64Tile = KeysTile,
+          class PairsTile2 = PairsTile, class KeysTile2 = KeysTile>
+static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out, size_t n,
+                          int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
     int work;
     KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
@@ -1090,35 +1170,36 @@ static cudaError_t os_run(const void *keys_in, void *keys_out, const uint32_t *v
     return radix_dispatch<RADIX_TYPES_ALL>(type, vals_in != NULL, [&](auto kt, auto pairs) {
         constexpr int KT = decltype(kt)::value;
         constexpr bool PAIRS = decltype(pairs)::value;
-        typedef os_pick<KT, PAIRS, C, CP, C8> U;
-        typedef os_pick2<PAIRS, C2, CP2> U2;
-        const int c = os_choice<KT, PAIRS, C, F, CP, C8, CP2, C2>();
+        typedef os_pick<KT, PAIRS, KeysTile, PairsTile, Keys64Tile> Tile;
+        typedef os_pick2<PAIRS, KeysTile2, PairsTile2> Second;
+        const int c = os_choice<KT, PAIRS, KeysTile, Fallback, PairsTile, Keys64Tile, PairsTile2, KeysTile2>();
         if (c == OS_PICK)
-            return os_sort<KT, PAIRS, U>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
-        if constexpr (os_has_2<KT, PAIRS, C, CP, C2, CP2>)
-            if (c == OS_PICK_2)
-                return os_sort<KT, PAIRS, U2>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
-                                              s);
-        return os_sort<KT, PAIRS, F>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+            return os_sort<KT, PAIRS, Tile>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
+        if constexpr (os_has_2<KT, PAIRS, KeysTile, PairsTile, KeysTile2, PairsTile2>)
+            if (c == OS_PICK_SECOND)
+                return os_sort<KT, PAIRS, Second>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch,
+                                                  s);
+        return os_sort<KT, PAIRS, Fallback>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, scratch, s);
     });
 }
 
 /* the main kernel as it runs on this GPU: one pass over u32 keys (u64 keys for the 64-bit table's
  * rows), keys only (its shared memory limit raised too, for the occupancy the caller computes, where
- * it passes 48 KB); C2: the keys' second tile, as os_choice takes it */
-template <class C, class F = C, int KT = RADIX_U32, class C2 = C>
+ * it passes 48 KB); KeysTile2: the keys' second tile, as os_choice takes it */
+template <class KeysTile, class Fallback = KeysTile, int KT = RADIX_U32, class KeysTile2 = KeysTile>
 static cudaError_t os_describe(kit_kernel_desc *d)
 {
-    if constexpr (!std::is_same<C, C2>::value || !std::is_same<C, F>::value) {
-        const int c = os_choice<KT, false, C, F, C, C, C, C2>(); /* the tile os_run takes for keys alone */
-        if (c == OS_PICK_2) return os_describe<C2, F, KT>(d);
-        if (c == OS_PICK_F) return os_describe<F, F, KT>(d);
+    if constexpr (!std::is_same<KeysTile, KeysTile2>::value || !std::is_same<KeysTile, Fallback>::value) {
+        const int c = os_choice<KT, false, KeysTile, Fallback, KeysTile, KeysTile, KeysTile,
+                                KeysTile2>(); /* the tile os_run takes for keys alone */
+        if (c == OS_PICK_SECOND) return os_describe<KeysTile2, Fallback, KT>(d);
+        if (c == OS_PICK_FALLBACK) return os_describe<Fallback, Fallback, KT>(d);
     }
     static int attr_dev = 0;
-    constexpr size_t smem = os_smem<KT, false, C>();
-    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, false, C>, smem, &attr_dev));
-    d->func = (const void *)os_pass_kernel<KT, false, C>;
-    d->block_threads = C::TBS;
+    constexpr size_t smem = os_smem<KT, false, KeysTile>();
+    KIT_TRY(radix_smem_attr(os_pass_kernel<KT, false, KeysTile>, smem, &attr_dev));
+    d->func = (const void *)os_pass_kernel<KT, false, KeysTile>;
+    d->block_threads = KeysTile::threads;
     d->dyn_smem = smem;
     return cudaSuccess;
 }

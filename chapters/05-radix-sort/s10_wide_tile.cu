@@ -1,7 +1,7 @@
 /* s10 - a larger tile for keys alone: each tile's fixed work shared by more keys.
  * Changed versus s9: the tile of 4-byte keys alone is 384 x 28 keys instead of 384 x 20 where the
- * GPU holds three of its blocks an SM, with its registers held to three blocks' share (os_cfg's
- * MINB = 3, 56 registers: ptxas spills nothing up to 28 keys a thread, as the keys leave their
+ * GPU holds three of its blocks an SM, with its registers held to three blocks' share (os_tile's
+ * blocks_per_sm = 3, 56 registers: ptxas spills nothing up to 28 keys a thread, as the keys leave their
  * registers one item at a time; os_minb would budget 64, two blocks).  Where an SM cannot hold three
  * such blocks (its shared memory: A100, the 100 KB GPUs) the sort takes s9's 384 x 20 (os_choice's
  * second tile), and where that does not fit, 384 x 10.

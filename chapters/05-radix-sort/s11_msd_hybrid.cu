@@ -27,7 +27,7 @@
  * - the groups must fit a block, so n above about 2^28.1 (groups of 4320 and more) keeps s10's
  *   passes;
  * - it still pays for s10's route: the histogram of all four digits and two pass launches whose
- *   blocks leave at once (s11's passes read the route before the tile counter, OS_SKIP_LEAVE);
+ *   blocks leave at once (s11's passes read the route before the tile counter, OS_ROUTE_SKIP_LEAVE);
  * - the estimate assumes the two top digits independent; keys whose top digits move together
  *   (top-twins) make fewer, larger groups than it says, each sorted by one block through global
  *   memory (mh_big_kernel): correct, but slow.  A sample of 8192 keys, evenly spaced, counted by
@@ -48,11 +48,11 @@
 #define S11_MIN_N ((size_t)MH_GROUPS * (MH_TBS * MH_KPT / 4 * 3))
 #define S11_SPLIT_MAX (MH_TBS * MH_KPT / 16 * 15)
 
-/* s10's tiles for keys, whose skipped passes' blocks leave before the tile counter (OS_SKIP_LEAVE):
+/* s10's tiles for keys, whose skipped passes' blocks leave before the tile counter (OS_ROUTE_SKIP_LEAVE):
  * two of s11's four passes are skipped wherever the split runs */
-typedef os_reroute<s10_cfg, OS_SKIP_LEAVE>::type s11_cfg;
-typedef os_reroute<s10_cfg_mid, OS_SKIP_LEAVE>::type s11_cfg_mid;
-typedef os_reroute<s10_cfg_small, OS_SKIP_LEAVE>::type s11_cfg_small;
+typedef os_with_route<s10_keys_tile, OS_ROUTE_SKIP_LEAVE> s11_keys_tile;
+typedef os_with_route<s9_keys_tile, OS_ROUTE_SKIP_LEAVE> s11_second_tile;
+typedef os_with_route<s9_small_tile, OS_ROUTE_SKIP_LEAVE> s11_small_tile;
 
 extern "C" const char radix_s11_param[] =
     "s10 + top 16 bits by s10's passes, 65536 groups of <= 256 x 18 sorted on chip (chosen on the GPU)";
@@ -101,9 +101,9 @@ extern "C" cudaError_t radix_s11_msd_hybrid(const void *keys_in, void *keys_out,
     return radix_dispatch_type<RADIX_TYPES32>(type, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
         const int c = s10_step::choice<KT>();
-        if (c == OS_PICK) return s11_sort<KT, s11_cfg>(keys_in, keys_out, n, scratch, s);
-        if (c == OS_PICK_2) return s11_sort<KT, s11_cfg_mid>(keys_in, keys_out, n, scratch, s);
-        return s11_sort<KT, s11_cfg_small>(keys_in, keys_out, n, scratch, s);
+        if (c == OS_PICK) return s11_sort<KT, s11_keys_tile>(keys_in, keys_out, n, scratch, s);
+        if (c == OS_PICK_SECOND) return s11_sort<KT, s11_second_tile>(keys_in, keys_out, n, scratch, s);
+        return s11_sort<KT, s11_small_tile>(keys_in, keys_out, n, scratch, s);
     });
 }
 

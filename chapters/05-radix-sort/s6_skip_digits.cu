@@ -21,10 +21,6 @@
  * the pass itself cheaper, for 4-byte keys sorted alone. */
 #include "skip_digits.cuh"
 
-typedef skip_keys_tile<20, 0, RK_MATCH_BALLOT, false, false> s6_cfg;
-typedef skip_keys_tile<10, 0, RK_MATCH_BALLOT, false, false> s6_cfg_small;
-typedef skip_step<s6_cfg, s6_cfg_small> s6_step;
-
 extern "C" const char radix_s6_param[] = "s5's tiles + constant digits skipped on the GPU";
 
 extern "C" size_t radix_s6_skip_digits_scratch(size_t n, int type, int pairs)

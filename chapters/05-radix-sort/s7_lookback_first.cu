@@ -1,9 +1,9 @@
 /* s7 - the look-back before the ranking: a tile tells the tiles behind it its prefix sooner.
  * Changed versus s6: in a pass of 4-byte keys sorted alone, a tile looks back as soon as its digit
- * counts are scanned, before it ranks its keys, not after (os_cfg's LBFIRST): its inclusive
+ * counts are scanned, before it ranks its keys, not after (os_tile's lookback_first): its inclusive
  * prefixes, which the tiles behind it wait for, are published a ranking earlier.  The block's last
  * four warps walk back for the 256 digits, two a lane, from the counts the digits' owners leave in
- * shared memory, while the other eight warps rank (LBWARPS); the ranking then waits for the walk
+ * shared memory, while the other eight warps rank (walk_warps); the ranking then waits for the walk
  * only at the exchange's barrier.
  * Why it is faster: a pass's tiles form a chain, each waiting for the inclusive prefixes of the
  * tiles before it; s5's tile publishes its prefix after its ranking, so every link of the chain
@@ -14,10 +14,6 @@
  * (s10).  Pairs keep s6's order: their values, waiting longer in registers or shared memory, made
  * that order slower for them (README: s7). */
 #include "skip_digits.cuh"
-
-typedef skip_keys_tile<20, 0, RK_MATCH_BALLOT, true, false> s7_cfg;
-typedef skip_keys_tile<10, 0, RK_MATCH_BALLOT, true, false> s7_cfg_small;
-typedef skip_step<s7_cfg, s7_cfg_small> s7_step;
 
 extern "C" const char radix_s7_param[] = "s6 + 4-byte keys alone look back before ranking (4 walk warps)";
 

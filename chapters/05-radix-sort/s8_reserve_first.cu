@@ -12,10 +12,6 @@
  * instructions (s9) and each tile's fixed work (s10) are unchanged. */
 #include "skip_digits.cuh"
 
-typedef skip_keys_tile<20, 0, RK_MATCH_BALLOT, true, true> s8_cfg;
-typedef skip_keys_tile<10, 0, RK_MATCH_BALLOT, true, true> s8_cfg_small;
-typedef skip_step<s8_cfg, s8_cfg_small> s8_step;
-
 extern "C" const char radix_s8_param[] = "s7 + keys alone on all bits: the first pass reserves by atomics";
 
 extern "C" size_t radix_s8_reserve_first_scratch(size_t n, int type, int pairs)

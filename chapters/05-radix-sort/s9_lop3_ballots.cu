@@ -14,10 +14,6 @@
  * tiles (pairs, 8-byte keys) keep s5's ranking. */
 #include "skip_digits.cuh"
 
-typedef skip_keys_tile<20, 0, RK_MATCH_LOP3, true, true> s9_cfg;
-typedef skip_keys_tile<10, 0, RK_MATCH_LOP3, true, true> s9_cfg_small;
-typedef skip_step<s9_cfg, s9_cfg_small> s9_step;
-
 extern "C" const char radix_s9_param[] = "s8 + 4-byte keys alone AND their ballots three at a time (LOP3)";
 
 extern "C" size_t radix_s9_lop3_ballots_scratch(size_t n, int type, int pairs)
