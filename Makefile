@@ -195,7 +195,7 @@ runner-programs: $(RUNNERS)
 	@:
 
 # ------------------------------------------------------------------ targets
-.PHONY: test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
+.PHONY: numbers test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -347,7 +347,10 @@ exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
 check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current (CH=NN: that chapter's tests)
 	@CHECK_CH=$(CH) tools/check.sh
 
-tables: all ## rewrite the step tables in the chapter READMEs from the step tables
+numbers: ## verify every generated README number against its CSV, and its test (seconds; make tables fills them)
+	@tools/numbers check && tests/numbers.sh
+
+tables: all ## rewrite the step tables in the chapter READMEs from the step tables, and their generated numbers
 	@tools/tables.sh update $(CHAPTERS)
 
 APT_LOCK_TIMEOUT ?= 300

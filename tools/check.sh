@@ -4,7 +4,8 @@
 #   2. the untouched skeletons compile, and none of their graded tests passes
 #      (GPU tests may only skip, with a reason, when there is no GPU);
 #   3. the solutions score full marks on every graded test that can run here;
-#   4. the step tables in the READMEs match the programs' step tables, the documents' numbers in
+#   4. the step tables in the READMEs match the programs' step tables, every generated number
+#      matches its CSV and the converted files hold no other (tools/numbers, tests/numbers.sh), the documents' numbers in
 #      reference/published/ are well formed (tools/check-published.sh), and tools/ratios and
 #      tools/csvtable.sh keep the runs of two GPUs in one CSV apart;
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
@@ -108,6 +109,8 @@ fi
 
 # 4
 if tools/tables.sh check; then say "README step tables match the step tables"; else bad "README tables are stale (run: make tables)"; fi
+if tools/numbers check; then say "every generated number matches its CSV (tools/numbers)"; else bad "README numbers differ from their CSVs or have none (run: make tables; the lines above say where)"; fi
+if tests/numbers.sh >"$tmp/numbers-test.log" 2>&1; then say "$(tail -n 1 "$tmp/numbers-test.log")"; else bad "tests/numbers.sh"; cat "$tmp/numbers-test.log"; fi
 if tools/check-published.sh >/dev/null; then say "the documents' numbers (reference/published) are well formed"; else bad "reference/published: tools/check-published.sh"; fi
 # a CSV with the runs of two GPUs: a ratio and a table never mix them (made here, known answers)
 {
