@@ -56,14 +56,15 @@ typedef struct speed_policy {
     int pings;             /* round trips timed on the trusted runner; the least is subtracted */
     double batch_s;        /* a batch's reference time at least ... */
     double batch_rtts;     /* ... and this many round trips */
-    size_t batch_bytes;    /* at most this many bytes of inputs and outputs per batch */
+    size_t batch_bytes;    /* at most this many bytes of inputs and outputs per batch (CPU) ... */
+    size_t batch_bytes_gpu; /* ... (GPU: a device moves a CPU's batch in well under a round trip's noise) */
     double favour_cap;     /* the largest noise credited to the student */
     double give_up;        /* a student batch this many times the reference's is cut (ratio below 1/give_up) */
     double floor_slack;    /* the floor's bandwidth: the measured copy bandwidth times this */
 } speed_policy;
 
 static const speed_policy speed_default = {
-    .rounds = 7, .pings = 32, .batch_s = 0.04, .batch_rtts = 200, .batch_bytes = 256u << 20,
+    .rounds = 7, .pings = 32, .batch_s = 0.04, .batch_rtts = 200, .batch_bytes = 256u << 20, .batch_bytes_gpu = 1u << 30,
     .favour_cap = 0.05, .give_up = 20, .floor_slack = 4,
 };
 
@@ -229,7 +230,7 @@ void kit_speed_test(const kit_speed_spec *S)
     r.rtt = ping(&r, P->pings);
     fill_round(&r, KIT_SEED(1));
     t_ref = batch(&r, 1, 1e9);
-    kmax = P->batch_bytes / (S->in_bytes + S->out_bytes);
+    kmax = (S->where == KIT_SPEED_GPU ? P->batch_bytes_gpu : P->batch_bytes) / (S->in_bytes + S->out_bytes);
     r.K = (size_t)ceil(fmax(P->batch_s, P->batch_rtts * r.rtt) / t_ref);
     if (r.K > kmax) r.K = kmax;
     if (r.K < 1) r.K = 1;

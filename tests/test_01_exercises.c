@@ -214,6 +214,7 @@ static int lb_run(const void *in, void *out, void *stream)
     uint32_t k, r;
     (void)stream;
     for (k = 0; k < LB_PROBLEMS; k++, s += LB_ROWS, c += LB_ROWS) {
+        if (p[k].nrows == 0 || p[k].nrows > LB_ROWS) return 1; /* not an input lb_fill makes */
         for (r = 0; r < p[k].nrows; r++) row_dask_balance(p[k].nblocks, p[k].nrows, r, &s[r], &c[r]);
         for (; r < LB_ROWS; r++) s[r] = c[r] = 0;
     }

@@ -206,7 +206,7 @@ run_speed() { # JUDGE SCRATCH DIR SEED
   local judge=$1 scratch=$2 dir=$3 seed=$4
   [ "${GRADE_SPEED:-1}" = 0 ] || [ ! -d "$trusted/build/exercises/bin" ] && return 0
   rm -f "$scratch/.speed-results.tsv" "$scratch/.speed.tsv"
-  ${gpu_lock:+flock "$gpu_lock"} flock "${GRADE_SPEED_LOCK:-${TMPDIR:-/tmp}/kit-speed-$(id -u).lock}" env KIT_RESULTS="$scratch/.speed-results.tsv" \
+  ${gpu_lock:+flock "$gpu_lock"} flock "${GRADE_SPEED_LOCK:-/tmp/kit-speed-$(id -u).lock}" env KIT_RESULTS="$scratch/.speed-results.tsv" \
     KIT_RUNNER_DIR="$scratch/build/exercises/bin" KIT_TRUSTED_DIR="$trusted/build/exercises/bin" KIT_SANDBOX="$box" \
     KIT_RUNNER_LOG="$dir/runner.log" KIT_SPEED="$scratch/.speed.tsv" KIT_GRADE_SEED="$seed" \
     timeout -k 30 "${GRADE_TEST_TIMEOUT:-3600}" "$judge" --jobs 1 --filter 'ex*/speed' >>"$dir/tests.log" 2>&1
