@@ -150,7 +150,7 @@ $(foreach c,$(ALL_CHAPTERS),$(eval $(call CHAPTER_RULES,$c)))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 PROGRAMS := $(foreach c,$(CHAPTERS),$(BUILD)/bin/ch$(call chid,$c))
-TEST_SRC := tests/kit_test.c tests/kit_side.c $(if $(CH),,tests/test_00_reference.c) \
+TEST_SRC := tests/kit_test.c tests/kit_side.c tests/kit_speed.c $(if $(CH),,tests/test_00_reference.c) \
             $(foreach c,$(CHAPTERS),$(wildcard tests/test_$(call chid,$c)_*.c))
 TEST_BIN := $(BUILD)/bin/tests$(if $(CH),_$(CH))
 RESULTS := $(BUILD)/results$(if $(CH),_$(CH)).tsv
@@ -172,12 +172,15 @@ $(BUILD)/obj/judge/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 $(BUILD)/obj/runner/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
-$(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) \
+# speed tests (tests/kit_speed.c): both sides, and their device half
+SPEED_GPU_OBJ := $(BUILD)/obj/tests/kit_speed_gpu.o
+$(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c tests/kit_speed.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) $(SPEED_GPU_OBJ) \
               $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
 define RUNNER_RULES
 $(BUILD)/bin/runner_$(call chid,$1): $(BUILD)/obj/runner/tests/kit_side.o $(BUILD)/obj/runner/tests/test_$(call chid,$1)_exercises.o \
+                                     $(BUILD)/obj/runner/tests/kit_speed.o $(SPEED_GPU_OBJ) \
                                      $(BUILD)/lib/lib$1.a $(KIT_LIB)
 	@mkdir -p $$(@D)
 	$(NVCC) $(LDFLAGS) -o $$@ $$^
@@ -241,6 +244,11 @@ grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMIS
 	  $(if $(CH),--ch $(CH)) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
 	  $(if $(GPUS),--gpus $(GPUS)) $(if $(CPUS),--cpus $(CPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait) \
 	  $(if $(WAIT_S),--timeout $(WAIT_S))
+
+.PHONY: leaderboard
+leaderboard: ## the class's speed ratios per exercise, from its last grading: SUBMISSIONS=dir [NAMES=1]
+	@test -n "$(SUBMISSIONS)" || { echo "make leaderboard: SUBMISSIONS=dir (the class graded before)"; exit 2; }
+	@tools/leaderboard.sh "$(SUBMISSIONS)" $(if $(NAMES),--names)
 
 test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
 	@tests/grading/run.sh

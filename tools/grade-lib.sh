@@ -21,6 +21,7 @@ broot=${BUILDROOT:-build}
 case $broot in /*) ;; *) broot=$root/$broot;; esac
 out=${GRADE_OUT:-$broot/grades}
 kit=$out/kit
+trusted=$out/trusted   # the kit with solutions/ as its exercises: the reference of speed tests
 studs=$out/students
 nproc_=$(nproc 2>/dev/null || echo 2)
 # the judge is built outside the sandbox: a relative Criterion prefix would not be found
@@ -160,7 +161,8 @@ prepare_kit() {
         ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "build/exercises/bin/judge${ch:+_$ch}") >/dev/null 2>&1; then
     echo "grade: the kit with the skeletons is built already (shared by every student): $kit"
     [ -f "$kit/build/exercises/.uses/defined" ] || (cd "$kit" && tools/grade-uses.sh record)
-    return 0
+    prepare_trusted
+    return
   fi
   echo "grade: building the kit with the skeletons (shared by every student): $kit"
   : >"$out/kit-build.log"
@@ -168,11 +170,48 @@ prepare_kit() {
      (cd "$kit" && LC_ALL=C make --no-print-directory -j"$nproc_" BUILDROOT=build IMPL=exercises ARCH="$arch" \
         ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} judge-program &&
         tools/grade-uses.sh record) >>"$out/kit-build.log" 2>&1; then
-    return 0
+    prepare_trusted
+    return
   fi
   echo "grade: the kit itself does not build; see $out/kit-build.log" >&2
   tail -n 20 "$out/kit-build.log" >&2
   return 1
+}
+
+# $trusted: the kit's build with the solutions in exercises/ (only what they change rebuilds):
+# its runners are the reference that speed tests time the students' against.  Without
+# solutions/ or with GRADE_SPEED=0 there is none, and the speed tests say "not graded".
+prepare_trusted() {
+  local f rel
+  [ "${GRADE_SPEED:-1}" = 0 ] && return 0
+  [ -d "$root/solutions" ] || { echo "grade: no solutions/ here: speed tests are not graded"; return 0; }
+  mkdir -p "$trusted/exercises"
+  (cd "$kit" && tar --exclude=./build --exclude=./exercises -cf - .) | tar -C "$trusted" -xf -
+  [ -d "$trusted/build" ] || cp -a "$kit/build" "$trusted/build"
+  while IFS= read -r -d '' f; do
+    rel=${f#"$root/solutions/"}
+    cmp -s "$f" "$trusted/exercises/$rel" && continue
+    mkdir -p "$(dirname "$trusted/exercises/$rel")" && cp "$f" "$trusted/exercises/$rel" && touch "$trusted/exercises/$rel"
+  done < <(find "$root/solutions" -type f -print0)
+  echo "grade: the reference runners for speed tests (the solutions): $trusted"
+  if ! kit_make "$trusted" -j"$nproc_" runners >"$out/trusted-build.log" 2>&1; then
+    echo "grade: the solutions do not build; see $out/trusted-build.log" >&2
+    return 1
+  fi
+}
+
+# the speed tests of a student, alone on the machine (one student's at a time: GRADE_SPEED_LOCK),
+# after the other tests; their lines replace the first pass's (which skipped them)
+run_speed() { # JUDGE SCRATCH DIR SEED
+  local judge=$1 scratch=$2 dir=$3 seed=$4
+  [ "${GRADE_SPEED:-1}" = 0 ] || [ ! -d "$trusted/build/exercises/bin" ] && return 0
+  rm -f "$scratch/.speed-results.tsv" "$scratch/.speed.tsv"
+  ${gpu_lock:+flock "$gpu_lock"} flock "${GRADE_SPEED_LOCK:-/tmp/kit-speed-$(id -u).lock}" env KIT_RESULTS="$scratch/.speed-results.tsv" \
+    KIT_RUNNER_DIR="$scratch/build/exercises/bin" KIT_TRUSTED_DIR="$trusted/build/exercises/bin" KIT_SANDBOX="$box" \
+    KIT_RUNNER_LOG="$dir/runner.log" KIT_SPEED="$scratch/.speed.tsv" KIT_GRADE_SEED="$seed" \
+    timeout -k 30 "${GRADE_TEST_TIMEOUT:-3600}" "$judge" --jobs 1 --filter 'ex*/speed' >>"$dir/tests.log" 2>&1
+  [ -f "$scratch/.speed-results.tsv" ] && awk -F'\t' '$2 == "speed"' "$scratch/.speed-results.tsv" >>"$scratch/.results.tsv"
+  return 0
 }
 
 # first compiler error about exercises/REL in LOG, as "REL:LINE: message"
@@ -377,7 +416,7 @@ check_loads() {
 # when this grading is complete
 grade_one() {
   local sub=$1 name=$2 final=$studs/$2 dir scratch rel f t0 st=graded detail="" n
-  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res
+  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res seed
   t0=$(date +%s)
   mkdir -p "$studs"
   dir=$(mktemp -d "$studs/.new.XXXXXX")
@@ -410,11 +449,13 @@ grade_one() {
     # the judge (trusted, outside the sandbox) starts a sandboxed runner per test; GPU test
     # runs of parallel students take turns on the device (GRADE_GPU_LOCK)
     rm -f "$scratch/.results.tsv" "$scratch/.progress"
+    seed=${GRADE_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}
     ${gpu_lock:+flock "$gpu_lock"} env KIT_RESULTS="$scratch/.results.tsv" KIT_PROGRESS="$scratch/.progress" \
       KIT_RUNNER_DIR="$scratch/build/exercises/bin" KIT_SANDBOX="$box" KIT_RUNNER_LOG="$dir/runner.log" \
-      KIT_GRADE_SEED="${GRADE_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}" \
+      KIT_GRADE_SEED="$seed" \
       timeout -k 30 "$guard" "$judge" --jobs "${GRADE_TEST_JOBS:-$nproc_}" --filter "$filter" >"$dir/tests.log" 2>&1
     n=$?
+    [ -s "$scratch/.results.tsv" ] && run_speed "$judge" "$scratch" "$dir" "$seed"
     if [ ! -s "$scratch/.results.tsv" ]; then
       # stopped from outside: the tests that ended keep their results, the rest are "not run"
       [ -f "$scratch/.progress" ] && cp "$scratch/.progress" "$scratch/.results.tsv"
@@ -439,7 +480,8 @@ grade_one() {
     e=$(awk -F'\t' '$2 == "load" { printf "%s%s", s, $3; s = "; " }' "$dir/notes.tsv")
     [ -n "$e" ] && [ "$st" = graded ] && { st="crashed at load"; detail=$e; }
   fi
-  GRADE_HAVE_GPU=$gpu_here "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$ch" \
+  [ -f "$scratch/.speed.tsv" ] && cp "$scratch/.speed.tsv" "$dir/speed.tsv"
+  GRADE_HAVE_GPU=$gpu_here GRADE_SPEED_TSV="$scratch/.speed.tsv" "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$ch" \
     "$dir/notes.tsv" "$scratch/.summary" >"$dir/table.txt" 2>&1
   [ $unsafe = 1 ] && echo "WARNING: graded without a sandbox (UNSAFE=1)" >>"$dir/table.txt"
   IFS=$'\t' read -r score max ungraded _ <"$scratch/.summary" || { score=0 max=0 ungraded=0; }
@@ -476,8 +518,12 @@ write_class() { # NAMES-FILE [FUNCTION [STATE-DIR]]
       printf '%s\t\t\t\t%s\n' "$i" "$st" >>"$tsv"
     fi
   done <"$names"
+  # a column per speed test (the ratio measured; empty where it did not run)
+  local spx=""
+  [ "${GRADE_SPEED:-1}" = 0 ] || spx=$(awk -F'\t' -v ch="${ch:-}" 'NR > 1 && $3 == "speed" { split($1, p, "::")
+    if ((ch == "" || substr(p[1], 3, 2) == ch) && !seen[p[1]]++) printf "%s ", p[1] }' "$root/tests/points.tsv")
   # the names go to awk as a file of their own: any byte but a newline is safe
-  awk -F'\t' -v csv="$csv.new" -v js="$js.new" -v studs="$studs" -v unsafe="$unsafe" '
+  awk -F'\t' -v csv="$csv.new" -v js="$js.new" -v studs="$studs" -v unsafe="$unsafe" -v spx="$spx" '
     function q(s) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
     function esc(s,   r, i, c) {
       r = ""
@@ -498,13 +544,19 @@ write_class() { # NAMES-FILE [FUNCTION [STATE-DIR]]
       row[k] = $0; rn[k] = name
     }
     END {
-      print "student,score,max_score,not_graded_points,status,detail" > csv
+      nsx = split(spx, sx, " "); hdr = ""
+      for (x = 1; x <= nsx; x++) hdr = hdr ",speed:" sx[x]
+      print "student,score,max_score,not_graded_points,status,detail" hdr > csv
       if (unsafe == 1) print "WARNING: this class was graded WITHOUT a sandbox (UNSAFE=1)"
       printf "%-20s %9s  %s\n", "student", "score", "status"
       print "{" > js
       for (j = 1; j <= k; j++) {
         split(row[j], f, "\t"); name = rn[j]
-        print q(name) "," f[2] "," f[3] "," f[4] "," q(f[5]) "," q(f[6]) > csv
+        delete ratio; file = studs "/" name "/speed.tsv"
+        while ((getline line < file) > 0) { split(line, sf, "\t"); ratio[sf[1]] = sf[2] }
+        close(file); cols = ""
+        for (x = 1; x <= nsx; x++) cols = cols "," ((sx[x] in ratio) ? ratio[sx[x]] : "")
+        print q(name) "," f[2] "," f[3] "," f[4] "," q(f[5]) "," q(f[6]) cols > csv
         sc = (f[2] == "") ? "-" : f[2] "/" f[3]
         s = f[5]; if (f[6] != "") s = s ": " f[6]
         if (f[5] == "graded" && f[4] > 0) s = s " (" f[4] " points not graded here: no GPU)"

@@ -18,6 +18,10 @@
 # them) or note (shown in the top-level output only).
 # SUMMARY.tsv (optional) gets one line: score max not-graded-points, then the
 # number of tests per status.
+# Speed rows (level speed, test exNN_name::speed_PP): PP % of the reference's throughput earns
+# the row's points; the judge's test exNN_name::speed says whether the timing ran and held, and
+# the file GRADE_SPEED_TSV (tests/kit_speed.c's lines) what it measured.  GRADE_SPEED=0: no
+# speed rows at all (in no table and no maximum).
 set -euo pipefail
 results=${1:?usage: grade.sh RESULTS.tsv POINTS.tsv RESULTS.json [CH] [NOTES.tsv] [SUMMARY.tsv]}
 points=${2:?}
@@ -28,7 +32,10 @@ summary=${6:-/dev/null}
 [ -f "$results" ] || { echo "grade: no results file $results (did the tests build and run?)" >&2; exit 1; }
 ch=${ch%%-*}
 [ -n "$notes" ] || notes=/dev/null
-awk -F'\t' -v json="$json" -v ch="$ch" -v summary="$summary" -v have_gpu="${GRADE_HAVE_GPU:-}" '
+speed=${GRADE_SPEED_TSV:-}
+[ -n "$speed" ] && [ -f "$speed" ] || speed=/dev/null
+awk -F'\t' -v json="$json" -v ch="$ch" -v summary="$summary" -v have_gpu="${GRADE_HAVE_GPU:-}" \
+    -v speed_on="${GRADE_SPEED:-1}" -v speedfile="$speed" '
 # JSON string escape, one character at a time (gawk and mawk differ on "\\" in gsub)
 function esc(s,   r, i, c) {
   r = ""
@@ -48,10 +55,16 @@ FILENAME == ARGV[1] {
   next
 }
 FILENAME == ARGV[2] { key = $1 "::" $2; status[key] = $3; msg[key] = $4; next }
+FILENAME == ARGV[3] {
+  # exercise, ratio, noise, credited ratio, throughput, unit, reference, device, rounds, K, note
+  sp_ratio[$1] = $2; sp_noise[$1] = $3; sp_cred[$1] = $4; sp_rate[$1] = $5; sp_unit[$1] = $6
+  sp_ref[$1] = $7; sp_dev[$1] = $8; sp_note[$1] = $11; next
+}
 FNR == 1 { next }                                       # points.tsv header
 {
   split($1, part, "::"); ex = part[1]
   if (ch != "" && substr(ex, 3, 2) != ch) next
+  if ($3 == "speed" && speed_on == "0") next
   n++; test[n] = $1; pts[n] = $2 + 0; level[n] = $3; exer[n] = ex; chap[n] = substr(ex, 3, 2); dev[n] = $4
 }
 END {
@@ -67,8 +80,10 @@ END {
   print rule
   for (o = 1; o <= n; o++) {
     i = ord[o]; k = test[i]; e = exer[i]
-    st = (k in status) ? status[k] : "missing"; m = msg[k]
     split(k, part, "::")
+    tier = -1
+    if (level[i] == "speed") { tier = substr(part[2], 7) + 0; k = e "::speed" }
+    st = (k in status) ? status[k] : "missing"; m = msg[k]
     w = (e in why) ? e : (("*" in why) ? "*" : "")
     graded = 1; got = 0
     if (have_gpu == "0" && dev[i] == "gpu") {
@@ -82,6 +97,19 @@ END {
       else if (kind[w] == "load") kst = "crashed at load"
       else kst = "did not build"
       out = kst ": " why[w]
+    }
+    else if (st == "pass" && tier >= 0 && !(e in sp_ratio)) { kst = "failed"; out = "failed: the speed test wrote no measurement" }
+    else if (st == "pass" && tier >= 0) {
+      # a result inside the noise counts for the student (credited = ratio times 1 + noise, capped)
+      reached = sp_cred[e] * 100 + 1e-9 >= tier
+      kst = reached ? "passed" : "failed"; got = reached ? pts[i] : 0
+      out = sprintf("%s: %d %% of %s (noise %d %%), %s %d %%", reached ? "passed" : "failed", int(sp_ratio[e] * 100 + 0.5),
+                    sp_ref[e], int(sp_noise[e] * 100 + 0.5), reached ? "reached" : "short of", tier)
+      if (sp_note[e] != "") out = out " (" sp_note[e] ")"
+      if (!reached && !(e in more_at)) more_at[e] = tier
+      if (!reached && more_at[e] == tier) more_pts[e] += pts[i]
+      if (!(e in sp_seen)) { sp_seen[e] = 1; sp_list[++nsp] = e }
+      extra[o] = sprintf(", \"extra_data\": {\"ratio\": %.4f, \"noise\": %.4f, \"device\": \"%s\"}", sp_ratio[e], sp_noise[e], esc(sp_dev[e]))
     }
     else if (st == "pass") { kst = "passed"; got = pts[i]; out = "passed" }
     else if (st == "fail") { kst = "failed"; out = "failed: " m }
@@ -98,18 +126,28 @@ END {
     else ungraded += pts[i]
     shown = graded ? sprintf("%d/%d", got, pts[i]) : sprintf("-/%d", pts[i])
     printf "%-20s %-28s %-9s %7s  %s\n", e, part[2], level[i], shown, substr(out, 1, 200)
-    row[o] = sprintf("    {\"name\": \"%s\", \"score\": %d, \"max_score\": %d, %s\"tags\": [\"%s\", \"%s\", \"%s\"], \"output\": \"%s\"}",
-                     esc(k), got, graded ? pts[i] : 0,
+    row[o] = sprintf("    {\"name\": \"%s\", \"score\": %d, \"max_score\": %d, %s\"tags\": [\"%s\", \"%s\", \"%s\"], \"output\": \"%s\"%s}",
+                     esc(test[i]), got, graded ? pts[i] : 0,
                      graded ? sprintf("\"status\": \"%s\", ", kst == "passed" ? "passed" : "failed") : "",
-                     esc(e), level[i], kst, esc(out))
+                     esc(e), level[i], kst, esc(out), extra[o])
   }
   print rule
+  # what each speed test measured, one line per exercise
+  for (q = 1; q <= nsp; q++) {
+    e = sp_list[q]
+    sl = sprintf("%s: %.4g %s/s = %d %% of %s on %s (noise %d %%)", e, sp_rate[e], sp_unit[e], int(sp_ratio[e] * 100 + 0.5),
+                 sp_ref[e], sp_dev[e], int(sp_noise[e] * 100 + 0.5))
+    if (e in more_at) sl = sl sprintf(" (%d more point%s at %d %%)", more_pts[e], more_pts[e] == 1 ? "" : "s", more_at[e])
+    print "speed: " sl
+    speedline = speedline (speedline == "" ? "" : "; ") sl
+  }
   line = sprintf("total: %d/%d graded points (required %d/%d, extra %d/%d)", score, max, lv["required"], lvmax["required"], lv["extra"], lvmax["extra"])
+  if (lvmax["speed"]) line = line sprintf(" (speed %d/%d)", lv["speed"], lvmax["speed"])
   if (ungraded) line = line sprintf("; %d points not graded here (no GPU)", ungraded)
   print line
   if (general != "") print "notes: " general
   if (reasons != "") print "build: " reasons
-  top = line (reasons != "" ? "; " reasons : "") (general != "" ? "; " general : "")
+  top = line (speedline != "" ? "; " speedline : "") (reasons != "" ? "; " reasons : "") (general != "" ? "; " general : "")
   printf "{\n  \"score\": %d,\n  \"max_score\": %d,\n  \"output\": \"%s\",\n  \"tests\": [\n", score, max, esc(top) > json
   for (o = 1; o <= n; o++) printf "%s%s\n", row[o], o < n ? "," : "" > json
   printf "  ]\n}\n" > json
@@ -118,4 +156,4 @@ END {
          count["not graded here (no GPU)"] + count["not graded"], count["did not compile"],
          count["did not link"] + count["did not build"] + count["crashed at load"], count["not run"] > summary
   print "results: " json
-}' "$notes" "$results" "$points"
+}' "$notes" "$results" "$speed" "$points"

@@ -17,6 +17,7 @@ case $broot in /*) ;; *) broot=$repo/$broot;; esac
 export BUILDROOT=$broot/test-grading
 out=$BUILDROOT/grades
 unset SUBMISSION SUBMISSIONS CH GRADE_JOBS MAKEFLAGS MFLAGS
+export GRADE_SPEED=0   # speed tests only in their own class below (tests/grading/speed.sh)
 pass=0 fail=0
 ok() { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -88,7 +89,7 @@ check "not graded here (no GPU): shown as -/points" has "$tmp/unit.txt" 'ex01_bl
 check "results.json: a not-graded test has max_score 0 and no status" \
   has "$tmp/unit.json" '"name": "ex01_block_dask::whole_blocks", "score": 0, "max_score": 0, "tags"'
 check "results.json: nothing failed when everything passed or was not graded" hasnt "$tmp/unit.json" '"failed"'
-total=$(awk -F'\t' 'NR > 1 && $1 !~ /^ex01_block_dask/ { s += $2 } END { print s }' tests/points.tsv)
+total=$(awk -F'\t' 'NR > 1 && $1 !~ /^ex01_block_dask/ && $3 != "speed" { s += $2 } END { print s }' tests/points.tsv)
 check "results.json: the total leaves the not-graded points out ($total)" has "$tmp/unit.json" "^  \"max_score\": $total,"
 
 # 9: CH=NN-topic, the form make help lists
@@ -255,6 +256,42 @@ check "red team: nothing was written outside the sandbox" \
   eval '! find "$repo" "$tmp" "$BUILDROOT" /tmp -maxdepth 3 -name RT_WAS_HERE 2>/dev/null | grep -q .'
 check "red team: no process outlived the grading" eval '! ps -eo comm=,args= | grep -v grep | grep -qE "rt-attack|sleep 1800"'
 ps -eo pid=,comm=,args= | grep -E "rt-attack|sleep 1800" | grep -v grep | head -n 5
+
+# ------------------------------------------- speed: timed by the judge, each cheat 0 (speed.sh)
+sc=$tmp/speedclass
+tests/grading/speed.sh "$sc" "$repo"
+t0=$(date +%s)
+GRADE_SPEED=1 make --no-print-directory grade SUBMISSIONS="$sc" CH=01 GRADE_JOBS=2 >"$tmp/speed.txt" 2>&1
+st=$?
+cat "$tmp/speed.txt"
+echo "(speed class, chapter 01: $(( $(date +%s) - t0 )) s)"
+lb() { grep -E "^ex01_loadbalance +$2 " "$out/students/$1/table.txt"; }
+check "make grade of the speed class exits 0" [ $st = 0 ]
+check "the reference runners were built from the solutions" has "$tmp/speed.txt" 'reference runners for speed tests'
+for who in fast slow early lazy staging previous copyone forge; do
+  check "speed: $who: the 4 other ex01_loadbalance tests pass (nothing else changes)" \
+    [ "$(lb $who '[a-z_0-9]+' | grep -v ' speed ' | grep -c 'passed$')" = 4 ]
+done
+check "speed: fast (the solution) gets every speed point" [ "$(lb fast 'speed_[0-9]+' | grep -c ' 1/1 ')" = 3 ]
+check "speed: the printout names the throughput, the ratio, the reference and the device" \
+  has "$out/students/fast/table.txt" "^speed: ex01_loadbalance: [0-9.e+]+ rows/s = [0-9]+ % of the solution's row_dask_balance on "
+check "speed: results.json carries the ratio and the device" \
+  has "$out/students/fast/results.json" '"name": "ex01_loadbalance::speed_95".*"extra_data": \{"ratio": [0-9.]+, "noise": [0-9.]+, "device": "'
+# slow: fewer points, and exactly the tiers its credited ratio reaches
+cred=$(awk -F'\t' '$1 == "ex01_loadbalance" { print $4 }' "$out/students/slow/speed.tsv")
+earned=$(awk -F'\t' -v c="$cred" '$3 == "speed" && $1 ~ /^ex01_loadbalance::/ { split($1, p, "_"); if (c * 100 + 1e-9 >= p[3] + 0) s += $2 } END { print s + 0 }' tests/points.tsv)
+got=$(lb slow 'speed_[0-9]+' | grep -c ' 1/1 ')
+lb slow 'speed_[0-9]+'
+check "speed: slow scores fewer speed points than the solution ($got of 3, credited ratio ${cred:-none})" [ "${got:-3}" -lt 3 ]
+check "speed: slow scores what its ratio earns ($earned)" [ "${cred:+$got}" = "$earned" ]
+for who in early lazy staging previous copyone forge; do
+  lb $who 'speed_95'
+  check "speed: cheat $who scores 0 on the speed test" [ "$(lb $who 'speed_[0-9]+' | grep -c ' 0/1  failed: ')" = 3 ]
+done
+check "speed: early is caught by its commitments" eval 'lb early speed_50 | grep -q "not the one it committed to"'
+check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: m=[0-9]+ R=[0-9]+"'
+check "speed: forge is caught before or at its reply" eval 'lb forge speed_50 | grep -qE "before the judge said go|out of step"'
+check "speed: class.csv has a column per speed test" has "$out/class.csv" '^student,.*,speed:ex01_loadbalance'
 
 # 5: an empty class folder is an error, not a phantom student "*"
 mkdir -p "$tmp/noclass"
