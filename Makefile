@@ -113,8 +113,11 @@ stamp = $(shell mkdir -p $(BUILD) && echo '$2' | cmp -s - $1 || echo '$2' > $1)
 $(call stamp,$(FLAGS_STAMP),$(CFLAGS) | $(NVCCFLAGS))
 $(call stamp,$(TEST_STAMP),$(CRIT_INC) | $(CRIT_LIB))
 
-# the build says what it compiles, one short line a file ("  NVCC chapters/01-copy/s0_simple.cu");
-# V=1 prints the whole compiler command instead
+# the build says what it compiles: on a terminal one short line a file ("  NVCC chapters/01-copy/s0_simple.cu"),
+# into a log (the grader, CI) the whole compiler command, which the grader's tests read; V=1 or V=0 chooses
+ifeq ($(origin V),undefined)
+V := $(if $(shell [ -t 2 ] && echo tty),0,1)
+endif
 ifeq ($(V),1)
 Q :=
 say = @:
