@@ -36,16 +36,17 @@ static void expect_balanced(uint64_t m, uint32_t R, const uint64_t *s, const uin
     uint64_t next = 0, lo = ~0ull, hi = 0;
     uint32_t r;
     for (r = 0; r < R; r++) {
-        cr_assert_eq(s[r], next, "m=%llu R=%u row %u starts at %llu, want %llu", (unsigned long long)m,
-                     R, r, (unsigned long long)s[r], (unsigned long long)next);
+        cr_assert_eq(s[r], next, "row_dask_balance(nblocks=%llu, nrows=%u, row=%u): *start = %llu, want %llu",
+                     (unsigned long long)m, R, r, (unsigned long long)s[r], (unsigned long long)next);
         next = s[r] + c[r];
         if (c[r] < lo) lo = c[r];
         if (c[r] > hi) hi = c[r];
     }
-    cr_assert_eq(next, m, "m=%llu R=%u: rows cover %llu blocks, want %llu", (unsigned long long)m, R,
-                 (unsigned long long)next, (unsigned long long)m);
-    cr_assert_leq(hi - lo, 1, "m=%llu R=%u: row sizes %llu..%llu, want sizes that differ by at most 1",
-                  (unsigned long long)m, R, (unsigned long long)lo, (unsigned long long)hi);
+    cr_assert_eq(next, m, "row_dask_balance(nblocks=%llu, nrows=%u, row=0..%u): the rows cover %llu blocks, want %llu",
+                 (unsigned long long)m, R, R - 1, (unsigned long long)next, (unsigned long long)m);
+    cr_assert_leq(hi - lo, 1,
+                  "row_dask_balance(nblocks=%llu, nrows=%u, row=0..%u): *count from %llu to %llu, want counts that differ by at most 1",
+                  (unsigned long long)m, R, R - 1, (unsigned long long)lo, (unsigned long long)hi);
 }
 
 Test(ex01_loadbalance, example_23_over_5)
@@ -60,7 +61,7 @@ Test(ex01_loadbalance, example_23_over_5)
     KIT_FROM_RUNNER(c, sizeof c);
     for (r = 0; r < 5; r++)
         cr_assert(s[r] == want_start[r] && c[r] == want_count[r],
-                  "row %u: start %llu count %llu, want start %llu count %llu", r,
+                  "row_dask_balance(nblocks=23, nrows=5, row=%u): *start = %llu, *count = %llu, want %llu and %llu", r,
                   (unsigned long long)s[r], (unsigned long long)c[r], (unsigned long long)want_start[r],
                   (unsigned long long)want_count[r]);
 }
@@ -103,15 +104,17 @@ Test(ex01_loadbalance, avoids_first_and_last)
         for (m = R; m <= 5 * (uint64_t)R; m++, at += R) {
             uint64_t base = m / R, left = m % R, c0 = c[at], cl = c[at + R - 1];
             if (left == 0) continue;
-            cr_assert_eq(cl, base, "m=%llu R=%u: the last row has %llu blocks, want %llu",
-                         (unsigned long long)m, R, (unsigned long long)cl, (unsigned long long)base);
+            cr_assert_eq(cl, base, "row_dask_balance(nblocks=%llu, nrows=%u, row=%u) (the last row): *count = %llu, want %llu",
+                         (unsigned long long)m, R, R - 1, (unsigned long long)cl, (unsigned long long)base);
             cr_assert_eq(c0, left + 2 <= R ? base : base + 1,
-                         "m=%llu R=%u: first row has %llu blocks, want %llu", (unsigned long long)m, R,
-                         (unsigned long long)c0, (unsigned long long)(left + 2 <= R ? base : base + 1));
+                         "row_dask_balance(nblocks=%llu, nrows=%u, row=0) (the first row): *count = %llu, want %llu",
+                         (unsigned long long)m, R, (unsigned long long)c0,
+                         (unsigned long long)(left + 2 <= R ? base : base + 1));
             for (r = 1; r + 1 < R; r++) {
                 const uint64_t cnt = c[at + r];
                 if (left + 2 <= R)
-                    cr_assert_eq(cnt, r <= left ? base + 1 : base, "m=%llu R=%u: row %u has %llu blocks, want %llu",
+                    cr_assert_eq(cnt, r <= left ? base + 1 : base,
+                                 "row_dask_balance(nblocks=%llu, nrows=%u, row=%u): *count = %llu, want %llu",
                                  (unsigned long long)m, R, r, (unsigned long long)cnt,
                                  (unsigned long long)(r <= left ? base + 1 : base));
             }
@@ -138,8 +141,9 @@ Test(ex01_loadbalance, large_counts)
     KIT_FROM_RUNNER(&c, sizeof c);
     expect_balanced((1ull << 40) + 12345, R, s1, c1);
     expect_balanced(3, R, s2, c2);
-    cr_assert_eq(s + c, (1ull << 40) + 12345, "the last row ends at %llu, want %llu",
-                 (unsigned long long)(s + c), (1ull << 40) + 12345);
+    cr_assert_eq(s + c, (1ull << 40) + 12345,
+                 "row_dask_balance(nblocks=%llu, nrows=%u, row=%u): *start + *count = %llu, want %llu",
+                 (1ull << 40) + 12345, R, R - 1, (unsigned long long)(s + c), (1ull << 40) + 12345);
 }
 
 /* ------------------------------------------------------ ex01_block_dask */

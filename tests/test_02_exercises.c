@@ -49,7 +49,10 @@ Test(ex02_sklansky, scan_random_maps)
         rs_affine want[8];
         KIT_JUDGE rs_cpu_scan_affine(v[k], want, 8, 0);
         for (i = 0; i < 8; i++)
-            cr_assert(affine_eq(got[k][i], want[i]), "trial %d, v[%d] = (%u, %u), want (%u, %u)", k, i,
+            cr_assert(affine_eq(got[k][i], want[i]),
+                      "sklansky_scan8(v) on random maps (trial %d of seed %llu; v[0] was (%u, %u), v[%d] was "
+                      "(%u, %u)): v[%d] = (%u, %u), want (%u, %u)",
+                      k, (unsigned long long)KIT_SEED(2024), v[k][0].a, v[k][0].b, i, v[k][i].a, v[k][i].b, i,
                       got[k][i].a, got[k][i].b, want[i].a, want[i].b);
     }
 }
@@ -71,7 +74,9 @@ Test(ex02_sklansky, scan_keeps_the_order)
     }
     KIT_FROM_RUNNER(got, sizeof got);
     for (i = 0; i < 8; i++)
-        cr_assert(affine_eq(got[i], want[i]), "v[%d] = (%u, %u), want (%u, %u): is the earlier map on the left?",
+        cr_assert(affine_eq(got[i], want[i]),
+                  "sklansky_scan8(v) on v[j] = (2j + 3, j*j + 7): v[%d] = (%u, %u), want (%u, %u): is the earlier "
+                  "map on the left?",
                   i, got[i].a, got[i].b, want[i].a, want[i].b);
 }
 
@@ -89,8 +94,11 @@ Test(ex02_sklansky, reduce_random_maps)
     for (k = 0; k < TRIALS; k++) {
         rs_affine want[8];
         KIT_JUDGE rs_cpu_scan_affine(v[k], want, 8, 0);
-        cr_assert(affine_eq(got[k], want[7]), "trial %d: (%u, %u), want (%u, %u)", k, got[k].a, got[k].b,
-                  want[7].a, want[7].b);
+        cr_assert(affine_eq(got[k], want[7]),
+                  "sklansky_reduce8(v) on random maps (trial %d of seed %llu; v[0] = (%u, %u), v[7] = (%u, %u)): "
+                  "(%u, %u), want (%u, %u)",
+                  k, (unsigned long long)KIT_SEED(7), v[k][0].a, v[k][0].b, v[k][7].a, v[k][7].b, got[k].a,
+                  got[k].b, want[7].a, want[7].b);
     }
 }
 

@@ -174,7 +174,7 @@ check "link_use: did not link: undefined symbol it calls" \
   has "$csv" "^\"link_use\",8,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote"
 check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
 check "wrong: the failure shows expected and got" \
-  has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row 0: start 0 count 5, want start 0 count 4'
+  has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row_dask_balance\(nblocks=23, nrows=5, row=0\): \*start = 0, \*count = 5, want 0 and 4'
 check "loop: the hanging test timed out, the others passed" has "$out/students/loop/table.txt" 'large_counts +extra +0/1 +timed out'
 check "loop: 7 of $m" has "$csv" "^\"loop\",7,$m,"
 check "empty: nothing submitted" has "$csv" "^\"empty\",0,$m,[0-9]+,\"nothing submitted\""
