@@ -411,12 +411,12 @@ Test(ch05_gpu, msd_hybrid_key_types, .timeout = 600)
     cr_assert_eq(rows, 1, "the onesweep table has %d msd_hybrid rows, expected 1", rows);
 }
 
-/* s7 where its split may run (32-bit keys alone, all bits, n >= about 2^27.75), at a size that is not a
- * multiple of anything, on every 32-bit key type: the split on uniform and sorted keys, s6's four
+/* s11 where its split may run (32-bit keys alone, all bits, n >= about 2^27.75), at a size that is not
+ * a multiple of anything, on every 32-bit key type: the split on uniform and sorted keys, s10's four
  * passes on top-twins (the sample's veto) and low-entropy keys (the estimate's) and no pass (a copy) on
- * identical ones; and the contract suite's checks on uniform and top-twins keys.  (Below that size s7 is
- * s6: the ladder's tests.) */
-Test(ch05_gpu, s7_routes, .timeout = 900)
+ * identical ones; and the contract suite's checks on uniform and top-twins keys.  (Below that size s11
+ * is s10: the ladder's tests.) */
+Test(ch05_gpu, s11_routes, .timeout = 900)
 {
     static const char *const inputs[] = {"uniform", "sorted", "top-twins", "low-entropy", "identical"};
     const kit_ladder *L = &radix_ladder;
@@ -424,7 +424,7 @@ Test(ch05_gpu, s7_routes, .timeout = 900)
     int rows = 0, t;
     KIT_REQUIRE_GPU();
     for (i = 0; i < L->count; i++) {
-        if (strcmp(L->step(L, i)->name, "s7_msd_hybrid") != 0) continue;
+        if (strcmp(L->step(L, i)->name, "s11_msd_hybrid") != 0) continue;
         rows++;
         for (t = RADIX_U32; t <= RADIX_F32; t++) {
             const kit_shape sh = sort_shape(L->P, 240000007u, t, 0, 0, 32);
@@ -443,7 +443,7 @@ Test(ch05_gpu, s7_routes, .timeout = 900)
             }
         }
     }
-    cr_assert_eq(rows, 1, "the ladder has %d s7_msd_hybrid rows, expected 1", rows);
+    cr_assert_eq(rows, 1, "the ladder has %d s11_msd_hybrid rows, expected 1", rows);
 }
 
 /* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops

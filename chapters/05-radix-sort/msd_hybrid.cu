@@ -1,4 +1,4 @@
-/* msd_hybrid.cu - a row of the onesweep tuning table (issue 30): fewer passes over memory by a split
+/* msd_hybrid.cu - a row of the onesweep tuning table: fewer passes over memory by a split
  * on the most significant bits (after Stehle & Jacobsen's hybrid), for 32-bit keys without values
  * sorted on all their bits.
  *
@@ -17,9 +17,9 @@
  * What limits it: the groups must fit a block (4608 keys).  Uniform keys at 2^28 make groups of
  * about 4096; skewed keys (low-entropy, normal floats) make groups of millions, which one block
  * sorts here through global memory, correct and slow.  This row takes the split always; the ladder's
- * s7_msd_hybrid takes it only where the histograms say the groups fit (and runs s6 otherwise), which
+ * s11_msd_hybrid takes it only where the histograms say the groups fit (and runs s10 otherwise), which
  * costs it the route's histogram of four digits and two empty pass launches.  The kernels after the
- * top passes are shared with s7 (msd_split.cuh).  Pairs, bit ranges and 64-bit keys run s5 as it is. */
+ * top passes are shared with s11 (msd_split.cuh).  Pairs, bit ranges and 64-bit keys run s5 as it is. */
 #include "msd_split.cuh"
 
 /* where the hybrid runs: 32-bit keys alone, all 32 bits; anything else is s5's */

@@ -1,7 +1,7 @@
 /* msd_split.cuh - the on-chip half of a most-significant-digit split (after Stehle & Jacobsen's hybrid),
- * shared by the onesweep table's msd_hybrid row and s7_msd_hybrid: once 32-bit keys are grouped by
+ * shared by the onesweep table's msd_hybrid row and s11_msd_hybrid: once 32-bit keys are grouped by
  * their top 16 image bits (each group contiguous, groups in order), find where each group starts and
- * sort each on its low 16 bits in one block's shared memory; the lesson is in s7_msd_hybrid.cu. */
+ * sort each on its low 16 bits in one block's shared memory; the lesson is in s11_msd_hybrid.cu. */
 #ifndef MSD_SPLIT_CUH
 #define MSD_SPLIT_CUH
 
@@ -14,12 +14,13 @@
 #define MH_TBS 256
 #define MH_KPT 18
 
-/* The sample that guards s7's split against keys whose top digits move together (the route's
+/* The sample that guards s11's split against keys whose top digits move together (the route's
  * estimate takes them as independent): MH_SAMPLES keys, evenly spaced, counted by their top
  * MH_SAMPLE_BITS image bits in one block; *ok = 0 when some such bin holds more than MH_SAMPLE_MAX of
  * them (a share of about 1/700 of the keys: 400 K keys and more at 2^28, where uniform keys give
- * half a sample a bin, 6 or so at most, and a false veto has odds under 1e-9), else 1.  One block:
- * 16384 scattered loads took 16 us on the H200 (Nsight Compute), 0.4 % of the sort; 8192 halve that. */
+ * half a sample a bin, 6 or so at most, and a false veto has odds under 1e-9), else 1.  One block
+ * of scattered loads: a small share of the sort (Nsight Compute), halved by taking 8192 keys, not
+ * 16384. */
 #define MH_SAMPLE_TBS 1024
 #define MH_SAMPLE_KPT 8
 #define MH_SAMPLES (MH_SAMPLE_TBS * MH_SAMPLE_KPT)
@@ -158,18 +159,16 @@ __global__ void __launch_bounds__(TBS)
 
 /* Group g of a (positions off[g] .. off[g + 1]) sorted on its low 16 image bits into out by one
  * block, when it fits the tile (mh_big_kernel takes the others); any grid: block b takes groups b,
- * b + grid, ... mh_sort_groups launches a block per two groups (H200, 2^28: level with a block per
- * group where the split runs, 20 us less where it does not and the blocks only leave; four groups a
- * block were slower on uniform keys, and a resident grid that loops much slower).  Four blocks an SM
- * for the registers: 5, 6 and 8 measured no better on the H200.
+ * b + grid, ... mh_sort_groups launches a block per two groups (level with a block per group where
+ * the split runs, less where it does not and the blocks only leave; four groups a block were slower
+ * on uniform keys, and a resident grid that loops much slower).  Four blocks an SM for the
+ * registers: 5, 6 and 8 measured no better.
  *
  * Two rankings: bits 0 .. LOW-1 unordered (a shared atomic a key on 2^LOW block counters), then
  * bits LOW .. 15 stable (s5's ranking: per-warp counters, a ballot per bit, the ballots ANDed three
- * at a time as s6's keys rank, RK_MATCH_LOP3: s7 3.53 ms on uniform keys against 3.56 with s5's
- * two-input ANDs here, H200, 2^28).  The ballots are most
- * of the instructions, so the wider the first ranking, the fewer: LOW = 12 (4096 counters, four
- * ballots a key) ran the kernel in 1.25 ms against 1.47 for LOW = 8 (H200, 2^28 uniform keys; 971 M
- * warp instructions against 1106 M); s7 took 3.79 ms with LOW = 12, 3.78 with 11 and 3.81 with 10.
+ * at a time as s9's keys rank, RK_MATCH_LOP3).  The ballots are most of the instructions, so the
+ * wider the first ranking, the fewer: LOW = 12 (4096 counters, four ballots a key) issued fewer warp
+ * instructions than LOW = 8 (Nsight Compute), and s11 was level with LOW = 12, 11 and 10.
  * MH_LOW = 11: 2048 counters for the first ranking and 32 a warp for the second make a block of
  * 27.9 KB, about what LOW = 8 takes (256, and 256 a warp: 27.7 KB), where LOW = 12's 35.5 KB held
  * fewer blocks on GPUs of 64 or 100 KB an SM (they took 8 bits by a choice at run time until 11
@@ -210,8 +209,7 @@ __global__ void __launch_bounds__(TBS, 4)
 #else
         const int items = cnt > wbase ? (int)min((unsigned)KPT, (cnt - wbase + 31u) / 32u) : 0;
 #endif
-        /* the block's next group asked of L2 now, so that its load finds it there (H200: 0.4 % of
-         * the sort) */
+        /* the block's next group asked of L2 now, so that its load finds it there */
         if (g + gridDim.x < MH_GROUPS && threadIdx.x < 64) {
             const unsigned ps = off[g + gridDim.x], pe = off[g + gridDim.x + 1];
             if (pe - ps <= TILE) prefetch_l2_lines<64>(a + ps, pe - ps);

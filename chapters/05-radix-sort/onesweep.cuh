@@ -24,7 +24,7 @@ enum { OS_VEARLY = 0, OS_VLATE = 1, OS_VSTAGE = 2 }; /* os_cfg's VLATE: where pa
  * registers are budgeted for (0: from os_minb). */
 template <int TBS_, int KPT4_, int DBITS_, int MATCH_, bool EARLY_, int LBW_, int MINB_, bool PERSIST_ = false,
           int SKIP_ = 0, int MEM_ = RK_LD_NC, int HIST_ = OS_HIST_LANES, int PF_ = 0, int VLATE_ = 0,
-          bool SWZ_ = false, bool LBFIRST_ = false, int LBWARPS_ = 0>
+          bool SWZ_ = false, bool LBFIRST_ = false, int LBWARPS_ = 0, bool RESERVE_ = false>
 struct os_cfg {
     static constexpr int TBS = TBS_, KPT4 = KPT4_, DBITS = DBITS_, MATCH = MATCH_, LBW = LBW_, MINB = MINB_;
     /* the histogram kernel's copies of each counter: OS_HIST_LANES (a copy per lane, where the GPU
@@ -69,6 +69,12 @@ struct os_cfg {
      * in shared memory (H200, 2^28 32-bit keys, four warps of 384 threads: 1 % faster than the owners'
      * eight warps, which all wait for the walk before they rank) */
     static constexpr int LBWARPS = LBWARPS_;
+    /* with LBFIRST, keys alone sorted on all their bits: the first pass that runs takes its places by
+     * atomics on a cursor per digit instead of looking back (os_reserve; the route kernel starts each
+     * cursor at its digit's start): equal keys are the same bits, and the later stable passes order
+     * the others, so that pass needs no order among keys of one digit */
+    static constexpr bool RESERVE = RESERVE_;
+    static_assert(!RESERVE_ || (SKIP_ != 0 && LBFIRST_), "the reserving pass: the route's cursors, the look-back first");
 };
 
 #define OS_SKIP 1
@@ -84,9 +90,9 @@ struct os_cfg {
 template <class C, int SKIP2>
 struct os_reroute;
 template <int T, int K, int D, int M, bool E, int L, int MB, bool P, int S, int ME, int H, int PF, int VL, bool SW,
-          bool LF, int LW, int SKIP2>
-struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW, LF, LW>, SKIP2> {
-    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW, LF, LW> type;
+          bool LF, int LW, bool RS, int SKIP2>
+struct os_reroute<os_cfg<T, K, D, M, E, L, MB, P, S, ME, H, PF, VL, SW, LF, LW, RS>, SKIP2> {
+    typedef os_cfg<T, K, D, M, E, L, MB, P, SKIP2, ME, H, PF, VL, SW, LF, LW, RS> type;
 };
 
 /* One pass's route (SKIP): whether it runs, where it reads and writes, its epoch (the parity of its
@@ -724,7 +730,7 @@ __global__ void __launch_bounds__(C::TBS, (os_blocks<KT, PAIRS, C>()))
     unsigned *cur = nullptr; /* the route's cursors: this pass reserves its places (os_reserve) */
     if constexpr (C::SKIP) { /* the route decides: a skipped pass's blocks leave at once */
         if (!h.run) return;
-        if constexpr (LBF) cur = h.cursor; /* os_sort gives cursors to LBF kernels only */
+        if constexpr (LBF && C::RESERVE) cur = h.cursor; /* os_sort gives cursors to these kernels only */
         if (cur) {
 #pragma unroll
             for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
@@ -1043,7 +1049,7 @@ static cudaError_t os_sort(const void *keys_in, void *keys_out, const uint32_t *
          * inputs); where the look-back follows the ranking (64-bit keys, s6_cfg64) its wait is hidden
          * behind the ranking, and reserving gained nothing measurable (H200, 2^26 and 2^27: s6 / s5
          * 1.011-1.027 reserving, 1.007-1.016 in two runs without) */
-        const bool unordered = C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K)); /* LBF */
+        const bool unordered = C::RESERVE && C::LBFIRST && !PAIRS && begin_bit == 0 && end_bit == (int)(8 * sizeof(K));
         os_route_kernel<DBITS, P::MAXP><<<1, RADIX, 0, s>>>(pl.hist, (unsigned)n, rp.passes, keys_in, keys_out,
                                                             alt_keys, vals_in, vals_out, alt_vals, pl.route, split,
                                                             split_max, pl.starts, pl.portions * RADIX,

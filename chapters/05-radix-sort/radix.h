@@ -59,14 +59,14 @@
  *              has 0: counts and positions are 32-bit), else cudaErrorInvalidValue before any
  *              launch.  (s0, s1, s3 and s4 also refuse a grid of more than 2^31 - 1 blocks with
  *              cudaErrorInvalidValue: a guard that cannot fire for n <= RADIX_MAX_N.)
- *   other      s5_onesweep, s6_skip_digits, s7_msd_hybrid (and their variants):
+ *   other      s5_onesweep to s11_msd_hybrid (and their variants):
  *              cudaErrorInvalidConfiguration when the device's multiprocessor count cannot be
  *              read (kit_sm_count() = 0).  thrust_sort: the CUDA error that Thrust throws
  *              (it reports CUDA errors as exceptions; cudaErrorMemoryAllocation for its
  *              std::bad_alloc, cudaErrorUnknown for anything else), also when the device
  *              faults during the sort (reference/kit_thrust.cuh): returned, never thrown.
  * Every check above is made before any launch, in this order: type, bits, size, alignment,
- * pointers (radix_check), then a step's own (s5's, s6's and s7's SM count, CUB's scratch). */
+ * pointers (radix_check), then a step's own (the SM count of s5 to s11, CUB's scratch). */
 #ifndef KIT_RADIX_H
 #define KIT_RADIX_H
 
@@ -173,7 +173,11 @@ RADIX_STEP_DECL(s3_rowdask);  /* Brown: CountKeys, ScanRuns, DistributeKeys */
 RADIX_STEP_DECL(s4_match8);   /* 8-bit digits, warp-match ranking, three kernels */
 RADIX_STEP_DECL(s5_onesweep); /* one histogram kernel, then one kernel per pass */
 RADIX_STEP_DECL(s6_skip_digits); /* s5, the passes of constant digits skipped (decided on the GPU) */
-RADIX_STEP_DECL(s7_msd_hybrid); /* s6, or its two top passes and 65536 groups sorted on chip (on the GPU) */
+RADIX_STEP_DECL(s7_lookback_first); /* s6, keys alone look back before they rank */
+RADIX_STEP_DECL(s8_reserve_first); /* s7, the first pass of keys alone on all bits reserves by atomics */
+RADIX_STEP_DECL(s9_lop3_ballots); /* s8, keys alone AND their ballots three at a time */
+RADIX_STEP_DECL(s10_wide_tile); /* s9, keys alone in 384 x 28 where three such blocks fit an SM */
+RADIX_STEP_DECL(s11_msd_hybrid); /* s10, or its two top passes and 65536 groups sorted on chip (on the GPU) */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -186,9 +190,18 @@ cudaError_t radix_s4_describe(kit_kernel_desc *d);
 cudaError_t radix_s5_describe(kit_kernel_desc *d);
 cudaError_t radix_s6_describe(kit_kernel_desc *d);
 cudaError_t radix_s7_describe(kit_kernel_desc *d);
+cudaError_t radix_s8_describe(kit_kernel_desc *d);
+cudaError_t radix_s9_describe(kit_kernel_desc *d);
+cudaError_t radix_s10_describe(kit_kernel_desc *d);
+cudaError_t radix_s11_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
-    radix_s7_param[];
+    radix_s7_param[], radix_s8_param[], radix_s9_param[], radix_s10_param[], radix_s11_param[];
+
+/* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own
+ * way hands every other sort to it (same arguments and scratch contract as any step above). */
+#define radix_large_sort radix_s11_msd_hybrid
+#define radix_large_sort_scratch radix_s11_msd_hybrid_scratch
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
  * bits and tile shapes */
@@ -201,7 +214,7 @@ extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 
-#define RADIX_NSTEPS 10
+#define RADIX_NSTEPS 14
 extern const radix_step radix_steps[RADIX_NSTEPS];
 
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,

@@ -5,8 +5,8 @@
  *     shared-memory histograms, atomically added to a global [passes][256] table); a tiny kernel
  *     scans each pass's row: every digit's global start, per pass, before the first pass runs.  The
  *     block's table has a copy of every counter per lane (chapter 04's s7_runs), so that a warp's
- *     atomic is one shared-memory pass on any keys (os_hist_kernel: one table, CUB's way, took 0.47
- *     ms for 2^28 keys on the H100 and on the H200 alike, bound by its bank conflicts);
+ *     atomic is one shared-memory pass on any keys (one table a block, CUB's way, is bound by its
+ *     bank conflicts: the tuning table's hist=1 row);
  *   - per pass a single kernel: a block takes the next tile number from an atomic counter (every tile
  *     it waits for belongs to a block that is already running), loads its keys warp-striped and
  *     counts them first (per-warp shared-memory histograms: "early counts"); thread d publishes the
@@ -14,7 +14,7 @@
  *     while it is still ranking; it ranks the tile as s4 does but on counters that already hold
  *     (digit start + warp prefix), so a rank is final when the warp match produces it; the keys go to
  *     their tile positions in shared memory, and only then does thread d look back over the
- *     predecessors' descriptors of digit d (16 per round trip: the nearest INCLUSIVE one ends the walk,
+ *     predecessors' descriptors of digit d (4 per round trip: the nearest INCLUSIVE one ends the walk,
  *     AGGREGATEs on the way are added) and publish the tile's inclusive prefix.  Keys and values are
  *     written out as in s4:
  *     out[digit start + exclusive prefix + (position - tile digit start)];
@@ -25,28 +25,24 @@
  *     slower for few bits; the tuning table has both); a full tile whose keys all share one digit
  *     skips the ranking and copies its keys straight to their place (sorted or few-distinct inputs:
  *     their upper digits);
- *   - the scatter's stores are generic, not global (os_ladder below: measured 8 % faster).
+ *   - the scatter's stores are generic, not global (os_ladder below).
  * Why it is faster: 2n key traffic per pass (+ n once for the histogram) instead of 3n; one launch per
  * pass instead of three; no count table written, scanned and read.
- * What still limits it: the SM's work, not DRAM.  Taken out part by part (README: what each part of
- * a pass costs; H200, 2^28 uniform keys), s5's 4.50 ms are 2.40 for its bytes at the copy rate, 0.92
- * for the tile's machinery (counts, scans, barriers, look-back, exchange) and 1.15 for the ranking's
- * instructions; the scattered stores (a tile's 256 output runs average 30 keys) cost 1 % over
- * contiguous ones.  A tile's look-back is a chain of L2 round trips when its predecessors are late:
- * taking its wait out alone saves 0.83 ms.  Looking back before the ranking instead of after it is
- * 2-3 % faster for keys and 8 % slower for pairs (README): s6 does it for 4-byte keys alone, and s5
- * keeps the order of Onesweep's paper and CUB.
+ * What still limits it: the SM's work, not DRAM: the instructions a pass issues a ranked key, each
+ * tile's fixed work (counts, scans, barriers, look-back, exchange), and the look-back's chain of L2
+ * round trips when a tile's predecessors are late (README: s5, and s6 to s10, which take these
+ * apart one at a time).  s5 keeps the order of Onesweep's paper and CUB: rank, then look back.
  * Descriptors: one per (tile, digit), 32 bits: kind (aggregate / inclusive) in bits 31:30, the pass
  * parity ("epoch") in bit 29, a 29-bit count in bits 28:0.  64-bit descriptors (status + 32-bit count)
- * would cost 2 KB per tile of 30 KB of keys; 32-bit ones halve that (1 KB per 7680 keys, ~3% of the
- * key bytes, written twice per pass and read mostly from L2).  A count must fit in 29 bits, so the
- * keys are sorted in portions of at most 2^29 - 1 keys (one launch per portion and pass; 1 portion
- * up to n = 536 M): each portion has its own descriptors and tile counter, and its last tile hands
- * the next portion the digits' starts (start + its inclusive counts).  The epoch bit
- * spares the per-pass clearing: pass p writes every descriptor of its portions (all 256 digits, also
- * those a narrower last digit cannot have) with epoch p & 1, and a reader takes a descriptor of the
- * other epoch for "not yet published"; so the descriptors, the counters and the histogram are cleared
- * by ONE cudaMemsetAsync per sort, not one per pass.
+ * would cost 2 KB per tile of 30 KB of keys; 32-bit ones halve that (1 KB per 7680 keys, a thirtieth
+ * of the key bytes, written twice per pass and read mostly from L2).  A count must fit in 29 bits, so
+ * the keys are sorted in portions of at most 2^29 - 1 keys (one launch per portion and pass; 1
+ * portion up to n = 536 M): each portion has its own descriptors and tile counter, and its last tile
+ * hands the next portion the digits' starts (start + its inclusive counts).  The epoch bit spares the
+ * per-pass clearing: pass p writes every descriptor of its portions (all 256 digits, also those a
+ * narrower last digit cannot have) with epoch p & 1, and a reader takes a descriptor of the other
+ * epoch for "not yet published"; so the descriptors, the counters and the histogram are cleared by
+ * ONE cudaMemsetAsync per sort, not one per pass.
  * Alignment and limits (radix.h): keys at any 4-byte (u64: 8-byte) address, values at any 4-byte
  * address: scalar coalesced accesses only; all four key types, keys only and pairs; n <= RADIX_MAX_N
  * (counts and global positions are 32-bit: exact for n < 2^32; pointers are offset in 64 bits). */
@@ -54,15 +50,13 @@
 
 /* the ladder step: CUB's sm_90 tile for 4-byte keys (384 threads x 20 keys; 15 for 8-byte keys), 8-bit
  * digits, ballot peers, early counts, 4-wide look-back, three blocks per SM for 4-byte keys only, the
- * scatter's stores generic (radix_onesweep_variants has the alternatives; on the H100 at 2^28 uniform
- * keys the window of 4 took 5.20 ms, 1 5.31, 16 5.74, in one run of the onesweep table).
- * The stores (issue 30): the scatter writes 20 keys per thread to addresses that only the ranking
- * knows.  Written as global stores (STG, what the compiler emits for a kernel's pointer argument)
- * they stalled the warps on the memory-instruction queue: Nsight Compute on the H100, one pass over
- * 2^26 keys, 1.10 cycles of "MIO throttle" and 0.24 of "drain" per issued instruction, 302 us.  The
- * same stores through a pointer the compiler cannot place (rk_opaque: generic ST) had 0.10 and 0.02,
- * 278 us, for the same DRAM bytes.  At 2^28 uniform keys: 4.81 ms against 5.21; pairs 9.12 against
- * 9.30.  It is measured, not documented: the onesweep table keeps the global stores as a row. */
+ * scatter's stores generic (radix_onesweep_variants has the alternatives; README: what else we tried).
+ * The stores: the scatter writes 20 keys per thread to addresses that only the ranking knows.
+ * Written as global stores (STG, what the compiler emits for a kernel's pointer argument) they
+ * stalled the warps on the memory-instruction queue (Nsight Compute: "MIO throttle" and "drain");
+ * the same stores through a pointer the compiler cannot place (rk_opaque: generic ST) did not, for
+ * the same DRAM bytes.  It is measured, not documented: the onesweep table keeps the global stores
+ * as a row. */
 #define OS_MEM RK_ST_GEN
 typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder;
 /* Its blocks need up to 89 KB of shared memory (64-bit keys with values, in os_ladder64's tile below).
@@ -73,26 +67,21 @@ typedef os_cfg<384, 20, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os
  * scratch size and the run.  The tuning rows have no such fallback: where they do not fit they are
  * skipped with the reason. */
 typedef os_cfg<384, 10, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder_small;
-/* 4-byte keys with values (issue 30): 384 x 31, the values staged in shared memory by cp.async as the
- * keys load (OS_VSTAGE: in no register through the ranking, so 31 pairs a thread fit the 80 registers
- * of two blocks an SM), a look-back window of 1; 106 KB of shared memory a block.  The onesweep
- * table on the H100 at 2^28 pairs, ms (CUB; the old tile, 384 x 23 with the values in registers):
- * sorted 7.84 (8.74; 8.11), reverse 7.86 (8.73; 8.16), f32-normal 7.90 (8.87; 8.31).  The tile is
- * odd on purpose: 384 x 32 staged took 8.61 on sorted pairs, whose ranks, in runs a multiple of 32
- * words apart in an even tile, store into the same banks (8-way in a CPU replay of the exchange);
- * swizzling the slots (the SWZ rows) brought it to 8.34, the odd tile to 7.84.
- * Where an SM cannot hold two of its blocks (A100: 164 KB; sm_86 and sm_89: 100 KB) the sort takes the
- * old tile, CUB's sm_90 pairs tile, 384 x 23 with the values in registers (82 KB; 384 x 23 took 9.39
- * ms against 384 x 20's 9.68 on the H100, global stores), and the small tile where that does not fit
- * either (os_choice). */
+/* 4-byte keys with values: 384 x 31, the values staged in shared memory by cp.async as the keys load
+ * (OS_VSTAGE: in no register through the ranking, so 31 pairs a thread fit the 80 registers of two
+ * blocks an SM), a look-back window of 1; 106 KB of shared memory a block.  The tile is odd on
+ * purpose: in an even tile the ranks of sorted pairs, in runs a multiple of 32 words apart, store
+ * into the same banks (8-way in a CPU replay of the exchange); the odd tile beat swizzling the slots
+ * (the SWZ rows; onesweep_pairs_sorted.csv).
+ * Where an SM cannot hold two of its blocks (A100: 164 KB; sm_86 and sm_89: 100 KB) the sort takes
+ * CUB's sm_90 pairs tile, 384 x 23 with the values in registers (82 KB), and the small tile where
+ * that does not fit either (os_choice). */
 typedef os_cfg<384, 31, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE>
     os_ladder_pairs;
 typedef os_cfg<384, 23, 8, RK_MATCH_BALLOT, true, 1, 0, false, false, OS_MEM> os_ladder_pairs23;
 /* 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
- * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads.  In the
- * radix64-onesweep table (2^27 uniform u64 keys) 7.65 ms against 7.73 on the H100, 6.52 against 6.63
- * on the H200; three blocks of 384 x 15 or 384 x 12 (56 registers) took 8.18-8.25 on the H100, four
- * of 256 x 15 8.76 (faster on the H200: 6.15-6.59, README). */
+ * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads (the
+ * radix64-onesweep table has both, and the other tiles and register budgets tried). */
 typedef os_cfg<512, 16, 8, RK_MATCH_BALLOT, true, 4, 0, false, false, OS_MEM> os_ladder64;
 extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 31, values staged; 23 where two "
                                          "such blocks do not fit an SM; u64: 512 x 12; kpt=10 where a "
@@ -168,23 +157,20 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWX(384, 16, 8, OS_B, true, 4, 0, true, "ballot", "early", " persistent"),
     OS_ROWX(384, 20, 8, RK_MATCH_OR, true, 4, 2, true, "or", "early", " blocks/SM=2 persistent"),
     OS_ROW(384, 20, 8, OS_B, false, 4, 0, "ballot", "late", ""),
-    /* 4-byte pairs in the keys' tile (the ladder step's until issue 30: 9.68 ms against 384 x 23's 9.39
-     * on the H100 at 2^28 uniform pairs, 7.68 against 7.59 on the H200), in a smaller one, and in
-     * 384 x 23 with other look-back windows */
+    /* 4-byte pairs in the keys' tile, in a smaller one, and in 384 x 23 with other look-back windows */
     OS_ROWPM(20, 1, OS_MEM, " stores=generic"),
     OS_ROWPM(16, 1, OS_MEM, " stores=generic"),
     OS_ROWPM(23, 2, OS_MEM, " stores=generic"),
     OS_ROWPM(23, 4, OS_MEM, " stores=generic"),
     /* the memory path: the keys and values loaded by a plain ld.global, as streaming (.cs: evict
      * first) or generic instead of by the read-only path the compiler picks for a const __restrict__
-     * source; the stores global (the ladder step's until issue 30) or streaming global */
+     * source; the stores global or streaming global */
     OS_ROWPM(23, 1, RK_LD_PLAIN | OS_MEM, " loads=plain stores=generic"),
     OS_ROWPM(23, 1, RK_LD_CS | OS_MEM, " loads=cs stores=generic"),
     OS_ROWPM(23, 1, RK_LD_GEN | OS_MEM, " loads=generic stores=generic"),
     OS_ROWPM(23, 1, RK_LD_NC, " stores=global"),
     OS_ROWPM(23, 1, RK_ST_CS, " stores=cs"),
-    /* the histogram with one table a block (CUB's, and the ladder step's until issue 30): every row
-     * above counts with a copy per lane */
+    /* the histogram with one table a block (CUB's): every row above counts with a copy per lane */
     OS_ROWPMH(23, 1, OS_MEM, 1, " stores=generic hist=1 copy"),
     /* an L2 prefetch of the tile a residency ahead, or a half or a quarter of one (the resident blocks
      * from the device at run time) */
@@ -193,12 +179,9 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMF(23, 1, OS_MEM, OS_HIST_LANES, 4, " stores=generic prefetch=L2 ahead=resident/4"),
     /* 4-byte pairs with their values loaded after the keys are ranked (os_cfg VLATE = OS_VLATE; in
      * flight during the look-back): the ranking holds the keys' registers only and a key's rank waits
-     * in 16 bits for its value.  Slower on the H100 at 2^28 uniform pairs: 8.93 ms against the ladder's
-     * 8.78 in the same two blocks of 384 x 23 (the loads no longer overlap the ranking), 10.16 in three
-     * blocks of 384 x 18 (56 registers, no spills); 384 x 20 (5 words spilled) and x 16 in three took
-     * 10.67 and 10.35.  The third block an SM made pairs slower, not faster: their pass is not short of
-     * warps to hide its latency (4-byte keys alone gain 12 % from it, the onesweep table's blocks/SM=2
-     * row). */
+     * in 16 bits for its value.  Slower for pairs in the same two blocks (the loads no longer overlap
+     * the ranking), and a third block an SM did not help: their pass is not short of warps to hide
+     * its latency (onesweep_pairs.csv). */
     OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
     OS_ROWPMFV(20, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
     OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VLATE, " stores=generic values=late"),
@@ -207,12 +190,9 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
      * values' exchange buffer when the keys are loaded, in flight during the ranking as in the ladder
      * step but in no register, as with late values, so that the tile can grow in two blocks an SM:
      * 384 x 23 (as the ladder step), x 26, x 28 (80 registers, no spill), x 32 (2 words spilled; two
-     * blocks of 109 KB, the most two Hopper blocks hold), and three blocks of 384 x 18 (56 registers).
-     * On the H100 at 2^28 uniform pairs 8.75, 8.52, 8.46, 8.34 and 10.05 ms against the ladder's 8.78
-     * and CUB's 9.14: the larger tile pays, the third block does not.  As the ladder's pairs tile (a
-     * trial run of the inputs experiment, H100) 384 x 32 took 8.58 ms on sorted pairs against 384 x
-     * 23's 8.10 (CUB 8.74), and s6 8.67 ms on uniform pairs against s5's 8.32; the odd 384 x 31 (below)
-     * became the ladder's pairs tile instead (README, Measured). */
+     * blocks of 109 KB, the most two Hopper blocks hold), and three blocks of 384 x 18 (56 registers):
+     * the larger tile pays, the third block does not; the even tiles lose on sorted pairs, and the
+     * odd 384 x 31 (below) is the ladder's pairs tile. */
     OS_ROWPMFV(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(26, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     OS_ROWPMFV(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
@@ -220,43 +200,37 @@ extern "C" const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS] = 
     OS_ROWPMFV(18, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
     /* the exchange's slots swizzled (os_cfg SWZ, radix_rank.cuh rk_slot: a key's shared-memory bank
      * XOR-ed by its row of 32 words), keys and pairs: the ladder step's tiles, 384 x 32 and x 28 staged;
-     * and 384 x 31 staged, an odd tile (README, Measured: a model of the exchange's bank conflicts on
-     * the sorted input, 8-way for the even tiles in some passes).  H100, 2^28, ms, sorted pairs / reverse
-     * pairs / sorted keys: swizzled 384 x 23 8.09 / 8.16 / 4.91 (unswizzled 8.11 / 8.16 / 4.82: the XOR
-     * costs keys more than the conflicts it saves), 384 x 32 staged 8.34 / 8.32 (unswizzled 8.61 /
-     * 8.57), 384 x 28 staged 7.87 / 7.90, 384 x 31 staged 7.84 / 7.86 (the ladder's pairs tile since). */
+     * and 384 x 31 staged, an odd tile (a model of the exchange's bank conflicts on the sorted input
+     * is 8-way for the even tiles in some passes).  The XOR costs keys more than the conflicts it
+     * saves; for pairs the odd tile beats the swizzled even ones. */
     OS_ROWPMFVS(23, 1, OS_MEM, OS_HIST_LANES, 0, OS_VEARLY, true, " stores=generic slots=swizzled"),
     OS_ROWPMFVS(32, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, true, " stores=generic values=staged slots=swizzled"),
     OS_ROWPMFVS(28, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, true, " stores=generic values=staged slots=swizzled"),
     OS_ROWPMFV(31, 1, OS_MEM, OS_HIST_LANES, 0, OS_VSTAGE, " stores=generic values=staged"),
-    /* 11-bit digits (issue 30: three passes for 32-bit keys instead of four, 28 bytes a key instead of
-     * 36): 2048 digits, more than the block's threads, so each thread owns 4 or 8 of them in the column
-     * scan, the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
-     * (radix_rank.cuh, PACK).  Slower: 6.92-11.63 ms against the ladder's 4.72 on the H100 at 2^28
-     * (onesweep.csv).  A pass runs 1.8 times the instructions of an 8-bit one (11 ballots a key; 0.25
-     * digits a key of per-digit work instead of 0.033), and its time follows them (README, Measured). */
+    /* 11-bit digits (three passes for 32-bit keys instead of four, 28 bytes a key instead of 36): 2048
+     * digits, more than the block's threads, so each thread owns 4 or 8 of them in the column scan,
+     * the descriptors, the look-back and the offsets, and the warps' counters are 16-bit
+     * (radix_rank.cuh, PACK).  Slower: a pass issues far more instructions than an 8-bit one (11
+     * ballots a key; 0.25 digits a key of per-digit work instead of 0.033), and its time follows them
+     * (README: what else we tried). */
     OS_ROW(512, 16, 11, OS_B, true, 4, 0, "ballot", "early", ""),
     OS_ROW(512, 16, 11, OS_B, true, 2, 0, "ballot", "early", ""),
     OS_ROW(512, 20, 11, OS_B, true, 4, 0, "ballot", "early", ""),
     OS_ROW(256, 24, 11, OS_B, true, 4, 0, "ballot", "early", ""),
     /* the other way to fewer passes: a split on the top 16 bits by two of s5's passes, then each group
      * of equal top halves sorted on chip (msd_hybrid.cu; keys alone on all 32 bits, anything else is
-     * s5).  H200, 2^28: uniform keys 3.88 ms, sorted 3.78 (s5 4.50 and 4.63, CUB 5.42 and 5.33).
-     * Skewed keys leave groups too large for a block, sorted slowly here (README, s6: the byte budget). */
+     * s5), which s11 takes where the groups fit.  Skewed keys leave groups too large for a block,
+     * sorted slowly here (README: s11). */
     {{"msd_hybrid", "s5 on bits 16..31 + 65536 groups of <= 256 x 18 sorted on chip (first digit unordered)",
       "a split on the top 16 bits (two passes), then each group sorted on bits 0..15 in shared memory",
       "chapters/05-radix-sort/msd_hybrid.cu", NULL, KIT_STEP_GPU, radix_msd_hybrid_describe, 0, 0},
      radix_msd_hybrid_scratch, radix_msd_hybrid, RADIX_TYPES_ALL, 8},
 };
 
-/* ---- the same kernels on 64-bit keys (issue 30's u64 bar, 1.1x CUB: the H100 sorted 2^27 keys in 7.73
- * ms against CUB's 8.47 with the 4-byte keys' shape, 384 x 15 8-byte keys, 1.095x): the ladder step
- * (512 x 12), then the knobs that moved 4-byte keys by about 1 % (the L2 prefetch half and a quarter
- * of a residency ahead), the look-back window (2 and 8 beside the ladder's 4), 11-bit digits (six
- * passes instead of eight), and other tiles and register budgets.  With 384 x 15 (onesweep64.csv of
- * the earlier runs) the prefetch took 7.64-7.66 ms on the H100 against 7.72-7.73 and 6.97 on the H200
- * against 6.63.  A row's label names its 8-byte tile (kpt = 3/4 of the 4-byte count) and its
- * occupancy is the u64 kernel's. */
+/* ---- the same kernels on 64-bit keys: the ladder step (512 x 12), then the L2 prefetch (half and a
+ * quarter of a residency ahead), the look-back window (2 and 8 beside the ladder's 4), 11-bit digits
+ * (six passes instead of eight), and other tiles and register budgets.  A row's label names its
+ * 8-byte tile (kpt = 3/4 of the 4-byte count) and its occupancy is the u64 kernel's. */
 #define OS_ROW64(T, K, K8, B, W, PF, XN) OS_ROW64M(T, K, K8, B, W, PF, 0, XN)
 #define OS_ROW64M(T, K, K8, B, W, PF, MB, XN)                                                          \
     {{"s5_onesweep", "tbs=" #T " kpt=" #K8 " bits=" #B " match=ballot counts=early lookback=" #W XN,   \
@@ -273,9 +247,8 @@ extern "C" const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS
     OS_ROW64(512, 16, 12, 8, 2, 0, " stores=generic"),
     OS_ROW64(512, 16, 12, 8, 8, 0, " stores=generic"),
     OS_ROW64(512, 16, 12, 11, 4, 0, " stores=generic"),
-    /* other 8-byte tiles and register budgets: the 4-byte keys' shape (the ladder's until issue 30's
-     * last change: 80 registers, two blocks), three blocks of it (56 registers), 384 x 12 in three,
-     * 256 x 15 in four (64 registers) */
+    /* other 8-byte tiles and register budgets: the 4-byte keys' shape (80 registers, two blocks),
+     * three blocks of it (56 registers), 384 x 12 in three, 256 x 15 in four (64 registers) */
     OS_ROW64(384, 20, 15, 8, 4, 0, " stores=generic"),
     OS_ROW64M(384, 20, 15, 8, 4, 0, 3, " stores=generic blocks/SM=3"),
     OS_ROW64M(384, 16, 12, 8, 4, 0, 3, " stores=generic blocks/SM=3"),

@@ -44,9 +44,22 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s6_skip_digits, radix_s6_param,
              "fewer passes: a pass whose digit all keys share is skipped (decided on the GPU)",
              radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
-    GPU_STEP(s7_msd_hybrid, radix_s7_param,
+    GPU_STEP(s7_lookback_first, radix_s7_param,
+             "shorter look-back chain: keys alone look back before they rank, by four warps",
+             radix_s7_describe, s7_lookback_first, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s8_reserve_first, radix_s8_param,
+             "no chain in the first pass: keys alone on all bits take their places by atomics",
+             radix_s8_describe, s8_reserve_first, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s9_lop3_ballots, radix_s9_param,
+             "fewer instructions a key: the ranking's ballots ANDed three at a time",
+             radix_s9_describe, s9_lop3_ballots, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s10_wide_tile, radix_s10_param,
+             "fewer tiles: keys alone in 384 x 28 tiles where three blocks fit an SM",
+             radix_s10_describe, s10_wide_tile, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s11_msd_hybrid, radix_s11_param,
              "fewer passes: top 16 bits in two passes, then each group of equal top halves on chip",
-             radix_s7_describe, s7_msd_hybrid, RADIX_TYPES_ALL, 8),
+             radix_s11_describe, s11_msd_hybrid, RADIX_TYPES_ALL, 8),
+    /* the ladder's GPU steps end here: a step added after the last of them goes above this line */
     CUB_STEP,
     THRUST_STEP,
 };
@@ -58,6 +71,7 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
              radix_s5_describe, s5_onesweep, RADIX_TYPES_ALL, 8),
     GPU_STEP(s6_skip_digits, radix_s6_param, "s5 with constant digits skipped: a zero high half costs nothing",
              radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
+    /* s7 to s10 change the tile of 4-byte keys alone: on 64-bit keys they run s6's kernels */
     CUB_STEP,
     THRUST_STEP,
 };

@@ -90,7 +90,7 @@ awk -F'","' -v n="$n" -v input="$input" -v bw="$bw" -v gpu="$gpu" '
       kb = lad[s] == "radix64" ? 8 : 4
       dbits = name[s] == "s0_split1" ? 1 : name[s] ~ /^s[123]_/ ? 4 : 8
       passes = 8 * kb / dbits
-      model = name[s] ~ /^(s5_onesweep|s6_skip_digits|s7_msd_hybrid|cub_radix_sort|thrust_sort)$/ ? 2 : 3
+      model = name[s] ~ /^(s5_onesweep|s6_skip_digits|s7_lookback_first|s8_reserve_first|s9_lop3_ballots|s10_wide_tile|s11_msd_hybrid|cub_radix_sort|thrust_sort)$/ ? 2 : 3
       bytes = rd[s] + wr[s]
       gbps = ms[s] > 0 ? bytes / ms[s] / 1e6 : 0
       pct = bw != "" ? sprintf("%.1f", 100 * gbps / bw) : ""
