@@ -96,8 +96,15 @@ HAVE_NANOFLANN := $(shell printf '\043include <nanoflann.hpp>\n' | g++ -std=c++1
 NANOFLANN_FLAGS := $(if $(HAVE_NANOFLANN),-DKNN_HAVE_NANOFLANN $(NANOFLANN_INC))
 # host floating point: no contraction into fused multiply-adds, so host code computes what it
 # says (ISO C does this by default; GCC's C++ does not; chapter 03 compares distances bit for bit)
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -ffp-contract=off -Ireference -I$(CUDA)/include -MMD -MP $(NANOFLANN_FLAGS)
-NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -Xcompiler -ffp-contract=off -MMD -MP $(NANOFLANN_FLAGS)
+# every function and object in a section of its own, so that a program links only what it calls
+# (the runners of the grader above all: nothing that answers an exercise is in them unless called)
+# GRADING=1 (the grader's copy of the kit): dependency files list every header, system ones too
+# (the grader checks what each student file made the compiler read), and COMPILE_LIMIT (a command
+# prefix, tools/compile-limit.sh) bounds each compiler run
+DEPFLAGS := $(if $(GRADING),-MD,-MMD) -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -ffp-contract=off -ffunction-sections -fdata-sections -Ireference -I$(CUDA)/include $(DEPFLAGS) $(NANOFLANN_FLAGS)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -Xcompiler -ffp-contract=off -Xcompiler -ffunction-sections,-fdata-sections $(DEPFLAGS) $(NANOFLANN_FLAGS)
+COMPILE_LIMIT ?=
 LDFLAGS := $(GENCODE)
 # include paths of the chapter a source belongs to (its folder's name)
 chname = $(notdir $(patsubst %/,%,$(dir $1)))
@@ -138,11 +145,11 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) $(call chinc,$<) -c $< -o $@
+	$(Q)$(COMPILE_LIMIT) $(CC) $(CFLAGS) $(call chinc,$<) -c $< -o $@
 $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
-	$(Q)$(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
+	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
 
 # ---------------------------------------------------------------- libraries
 # reference/ is the harness; it includes nothing from chapters/ (a chapter's
@@ -189,19 +196,34 @@ $(BUILD)/obj/judge/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 	$(CC) $(CFLAGS) -DKIT_SIDE=1 $(TEST_INC) -c $< -o $@
 $(BUILD)/obj/runner/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
+	$(COMPILE_LIMIT) $(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
 # speed tests (tests/kit_speed.c): both sides, and their device half
 SPEED_GPU_OBJ := $(BUILD)/obj/tests/kit_speed_gpu.o
 $(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c tests/kit_speed.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) $(SPEED_GPU_OBJ) \
               $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+# A runner links only what its tests call (--gc-sections), the kit's CPU answers that its CPU
+# references would call replaced by stubs that do nothing and return 0 (tests/runner-answers.tsv,
+# "wrap"), and is stripped (no symbol table to find the kit's functions by at run time); the
+# unstripped link stays in obj/runner/ for tools/runner-answers.sh, which proves that nothing
+# answering an exercise is in it.
+RUNNER_WRAP := $(shell awk -F'\t' '!/^\#/ && $$2 == "wrap" { print $$1 }' tests/runner-answers.tsv)
+$(BUILD)/obj/runner/answers_stub.c: tests/runner-answers.tsv Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from tests/runner-answers.tsv: what the runner links in place of the kit'"'"'s answers */'; \
+	  for s in $(RUNNER_WRAP); do echo "unsigned long long __wrap_$$s(void);"; \
+	    echo "unsigned long long __wrap_$$s(void) { return 0; }"; done; } >$@
+$(BUILD)/obj/runner/answers_stub.o: $(BUILD)/obj/runner/answers_stub.c $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) -c $< -o $@
 define RUNNER_RULES
 $(BUILD)/bin/runner_$(call chid,$1): $(BUILD)/obj/runner/tests/kit_side.o $(BUILD)/obj/runner/tests/test_$(call chid,$1)_exercises.o \
                                      $(BUILD)/obj/runner/tests/kit_speed.o $(SPEED_GPU_OBJ) \
-                                     $(BUILD)/lib/lib$1.a $(KIT_LIB)
+                                     $(BUILD)/obj/runner/answers_stub.o $(BUILD)/lib/lib$1.a $(KIT_LIB)
 	@mkdir -p $$(@D)
-	$(NVCC) $(LDFLAGS) -o $$@ $$^
+	$(NVCC) $(LDFLAGS) -Xlinker --gc-sections $(foreach s,$(RUNNER_WRAP),-Xlinker --wrap=$s) \
+	  -o $(BUILD)/obj/runner/runner_$(call chid,$1) $$^
+	strip -o $$@ $(BUILD)/obj/runner/runner_$(call chid,$1)
 endef
 $(foreach c,$(ALL_CHAPTERS),$(if $(call ex_tests,$c),$(eval $(call RUNNER_RULES,$c))))
 

@@ -134,6 +134,13 @@ Test(ex05_image, round_trip)
         KIT_FROM_RUNNER(ims, nw * sizeof *ims);
         KIT_FROM_RUNNER(backs, nw * sizeof *backs);
         KIT_FROM_RUNNER(fwds, nw * sizeof *fwds);
+        /* a round trip alone is no image (the identity makes one): the most negative key's image
+         * comes first (special_words: 0 at 0, INT_MIN at 3, -inf at 6) */
+        if (types[t] != RADIX_U32) {
+            const size_t lo = types[t] == RADIX_I32 ? 3 : 6;
+            cr_assert_lt(ims[lo], ims[0], "%s: image(0x%08x) = 0x%08x must come before image(0) = 0x%08x (an image "
+                         "that round-trips must still order the keys)", type_name(types[t]), w[lo], ims[lo], ims[0]);
+        }
         for (i = 0; i < nw; i++) {
             const uint32_t k = w[i], im = ims[i];
             const uint32_t back = backs[i], fwd = fwds[i];
@@ -313,6 +320,7 @@ Test(ex05_offsets, scatter_by_hand)
 
 /* reference bases, computed the other way round: digit totals first, then per digit a scan
  * over the tiles */
+#if KIT_SIDE != 2 /* judge only: no runner holds it (tests/runner-answers.tsv) */
 static size_t bases_ref(const uint32_t *counts, size_t R, size_t T, size_t *base)
 {
     size_t d, t, start = 0;
@@ -327,6 +335,7 @@ static size_t bases_ref(const uint32_t *counts, size_t R, size_t T, size_t *base
     }
     return start;
 }
+#endif
 
 Test(ex05_offsets, random_tables)
 {
@@ -350,7 +359,9 @@ Test(ex05_offsets, random_tables)
         }
         KIT_FROM_RUNNER(got, (N + 1) * sizeof *got);
         KIT_FROM_RUNNER(&tot, sizeof tot);
+#if KIT_SIDE != 2
         wtot = bases_ref(c, R, T, want);
+#endif
         snprintf(what, sizeof what, "ex05_scatter_bases(counts, ndigits=%zu, ntiles=%zu, base) on random counts of seed %llu, base[d * %zu + t]",
                  R, T, (unsigned long long)KIT_SEED(40 + k), T);
         expect_sz(got, want, N, what);
@@ -528,6 +539,7 @@ static const size_t rank_sizes[] = {1, 31, 33, 1023, TILE, (1u << 20) + 7};
 #define NRSIZES (sizeof rank_sizes / sizeof *rank_sizes)
 
 /* rank of every key in its tile, by a counting sort per tile */
+#if KIT_SIDE != 2 /* judge only: no runner holds it (tests/runner-answers.tsv) */
 static void rank_cpu(const uint32_t *keys, size_t n, int shift, int bits, uint32_t *rank)
 {
     const uint32_t mask = (1u << bits) - 1u;
@@ -544,6 +556,7 @@ static void rank_cpu(const uint32_t *keys, size_t n, int shift, int bits, uint32
         for (i = lo; i < hi; i++) rank[i] = start[(keys[i] >> shift) & mask]++;
     }
 }
+#endif
 
 #define GUARD 64
 
@@ -558,7 +571,9 @@ static void expect_ranks(uint32_t *keys, size_t n, int shift, int bits, const ch
     int32_t e[8] = {0};
     char msg[KIT_MSG];
     cr_assert(want && got);
+#if KIT_SIDE != 2
     rank_cpu(keys, n, shift, bits, want);
+#endif
     KIT_TO_RUNNER(keys, n * sizeof *keys);
     KIT_STUDENT {
         uint32_t *d_keys = NULL, *d_rank = NULL;

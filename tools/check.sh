@@ -9,7 +9,8 @@
 #      reference/published/ are well formed (tools/check-published.sh), and tools/ratios and
 #      tools/csvtable.sh keep the runs of two GPUs in one CSV apart;
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
-#      with the skeletons (nothing passes) and with the solutions (full marks), a random seed.
+#      with the skeletons (nothing passes) and with the solutions (full marks), a random seed; and
+#      no runner links anything that answers an exercise (tools/runner-answers.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
@@ -103,6 +104,10 @@ if make --no-print-directory BUILDROOT="$broot" IMPL=exercises judge runners >"$
     tally "$impl" "$res" "judge + $([ "$impl" = exercises ] && echo skeleton || echo solution) runner"
     say "judge + $impl runners: $npass graded tests pass, $nskip skipped (no GPU)"
   done
+  # nothing that answers an exercise is linked into a runner (tests/runner-answers.tsv)
+  if tools/runner-answers.sh "$broot/exercises" >"$tmp/answers.log" 2>&1; then
+    say "the runners hold none of the kit's answers (tests/runner-answers.tsv)"
+  else bad "a runner holds an answer:"; cat "$tmp/answers.log"; fi
 else
   bad "the judge or the runners do not build"; tail -n 30 "$tmp/build-judge.log"
 fi

@@ -28,6 +28,9 @@ nproc_=$(nproc 2>/dev/null || echo 2)
 if [ -n "${CRITERION_DIR:-}" ] && [ -d "$CRITERION_DIR" ]; then CRITERION_DIR=$(cd "$CRITERION_DIR" && pwd); fi
 build_limit=${GRADE_BUILD_TIMEOUT:-900}   # seconds, one make of one student
 load_limit=${GRADE_LOAD_TIMEOUT:-30}       # seconds, a runner's load probe
+compile_s=${GRADE_COMPILE_S:-600}          # seconds, one compiler run of a student's build
+compile_mb=${GRADE_COMPILE_MB:-8192}       # MB of address space, one compiler run
+log_max=1048576                            # bytes kept of build.log and runner.log
 
 die() { echo "grade: $*" >&2; exit 2; }
 
@@ -57,6 +60,7 @@ sandbox_init() {
   namespaces must be allowed). UNSAFE=1 grades without it, at your own risk (docs/grading.md)."
   fi
   box=$root/tools/sandbox.sh
+  echo "grade: sandbox: $why" >&2
 }
 
 # the GPU of this machine (trusted: asked here, never inside the sandbox), and the target
@@ -81,11 +85,18 @@ in_box() {
   fi
 }
 
-# make in a kit copy DIR, sandboxed: the runners (the students' side); no Criterion needed
+# make in a kit copy DIR, sandboxed: the runners (the students' side); no Criterion needed.
+# GRADING=1: full dependency files (includes_check); each compiler run bounded (tools/compile-limit.sh)
 kit_make() { # DIR ARGS...
   local dir=$1; shift
-  in_box "$dir" "$build_limit" env LC_ALL=C make --no-print-directory BUILDROOT=build IMPL=exercises \
-    ARCH="$arch" ${ch:+CH=$ch} "$@"
+  in_box "$dir" "$build_limit" env LC_ALL=C make --no-print-directory BUILDROOT=build IMPL=exercises GRADING=1 \
+    COMPILE_LIMIT="tools/compile-limit.sh $compile_s $compile_mb" ARCH="$arch" ${ch:+CH=$ch} "$@"
+}
+
+# FILE cut to its first log_max bytes, saying so
+cut_log() {
+  [ -f "$1" ] && [ "$(stat -c %s "$1")" -gt $log_max ] || return 0
+  head -c $log_max "$1" >"$1.cut"; echo "[... cut at 1 MB]" >>"$1.cut"; mv "$1.cut" "$1"
 }
 
 # ----------------------------------------------------------------- students
@@ -157,19 +168,22 @@ prepare_kit() {
     [ -f "$t" ] && t=${t##*/test_} && progs+=("build/exercises/bin/runner_${t%%_*}")
   done
   if [ ${#progs[@]} -gt 0 ] && kit_make "$kit" -q "${progs[@]}" >/dev/null 2>&1 &&
-     (cd "$kit" && make -q --no-print-directory BUILDROOT=build IMPL=exercises ARCH="$arch" ${ch:+CH=$ch} \
+     (cd "$kit" && make -q --no-print-directory BUILDROOT=build IMPL=exercises GRADING=1 ARCH="$arch" ${ch:+CH=$ch} \
         ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "build/exercises/bin/judge${ch:+_$ch}") >/dev/null 2>&1; then
     echo "grade: the kit with the skeletons is built already (shared by every student): $kit"
     [ -f "$kit/build/exercises/.uses/defined" ] || (cd "$kit" && tools/grade-uses.sh record)
+    [ -f "$kit/build/exercises/.includes/.stamp" ] || in_box "$kit" 600 bash tools/grade-includes.sh record
     prepare_trusted
     return
   fi
   echo "grade: building the kit with the skeletons (shared by every student): $kit"
   : >"$out/kit-build.log"
-  if kit_make "$kit" -j"$nproc_" runners >>"$out/kit-build.log" 2>&1 &&
-     (cd "$kit" && LC_ALL=C make --no-print-directory -j"$nproc_" BUILDROOT=build IMPL=exercises ARCH="$arch" \
+  # the kit's own sources (trusted, the skeletons) compile without the per-file limits
+  if kit_make "$kit" -j"$nproc_" COMPILE_LIMIT= runners >>"$out/kit-build.log" 2>&1 &&
+     (cd "$kit" && LC_ALL=C make --no-print-directory -j"$nproc_" BUILDROOT=build IMPL=exercises GRADING=1 ARCH="$arch" \
         ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} judge-program &&
-        tools/grade-uses.sh record) >>"$out/kit-build.log" 2>&1; then
+        tools/grade-uses.sh record) >>"$out/kit-build.log" 2>&1 &&
+     in_box "$kit" 600 bash tools/grade-includes.sh record >>"$out/kit-build.log" 2>&1; then
     prepare_trusted
     return
   fi
@@ -233,92 +247,91 @@ first_error() {
   grep -m1 -E '(error|Error|undefined reference|multiple definition|Terminated|Killed)' "$1" | cut -c1-200
 }
 
-# put the skeleton of REL back in the scratch copy
-revert() { cp -p "$kit/exercises/$1" "$scratch/exercises/$1"; touch "$scratch/exercises/$1"; }
+# revert SCRATCH REL: the skeleton of REL back in the scratch copy SCRATCH
+revert() { cp -p "$kit/exercises/$2" "$1/exercises/$2"; touch "$1/exercises/$2"; }
 
-# the student's changed files (relative to exercises/) of chapter NN, one a line
+# changed_in SCRATCH NN REL...: the files REL (relative to exercises/) of chapter NN that differ
+# from their skeletons in SCRATCH, one a line
 changed_in() {
-  local rel
-  for rel in "${files[@]}"; do
-    [ "${rel%%-*}" = "$1" ] || continue
-    cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" || printf '%s\n' "$rel"
+  local sc=$1 c=$2 rel; shift 2
+  for rel in "$@"; do
+    [ "${rel%%-*}" = "$c" ] || continue
+    cmp -s "$sc/exercises/$rel" "$kit/exercises/$rel" || printf '%s\n' "$rel"
   done
 }
 
-# probe NN: the runner of chapter NN loads (every constructor ran) and says so in time
+# probe SCRATCH NN: the runner of chapter NN in SCRATCH loads (every constructor ran) and says so in
+# time; sandboxed, with no descriptor of the grader's but the probe's own fd 3
 probe() {
-  local bin=$scratch/build/exercises/bin/runner_$1 p=$scratch/.probe
+  local bin=$1/build/exercises/bin/runner_$2 p=$1/.probe
   [ -x "$bin" ] || return 1
   rm -f "$p"
   if [ -n "$box" ]; then
-    timeout -k 5 "$load_limit" "$box" run "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null
+    timeout -k 5 "$load_limit" "$box" run "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null 9>&-
   else
-    timeout -k 5 "$load_limit" "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null
+    timeout -k 5 "$load_limit" "$bin" --probe 3>"$p" >/dev/null 2>&1 </dev/null 9>&-
   fi
   [ "$(head -c 12 "$p" 2>/dev/null)" = "runner ready" ]
 }
 
-# A student file may include what its skeleton includes and system headers; any other file of the
-# kit (where the kit's own answers live), CUDA's libraries of ready-made reductions, scans and sorts
-# (CUB, Thrust, cooperative groups), a path with ".." or "/" at its start, or a computed #include
-# is refused like a compile error.
-includes_check() {
-  local rel line n inc allowed base
-  for rel in "${files[@]}"; do
-    cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
-    allowed=$(grep -hoE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]+[>"]' "$kit/exercises/$rel" |
-              sed -E 's/.*[<"]([^>"]+)[>"]/\1/')
-    n=0
-    while IFS= read -r line; do
-      n=$((n + 1))
-      [[ $line =~ ^[[:space:]]*#[[:space:]]*include ]] || [[ $line =~ ^[[:space:]]*%:[[:space:]]*include ]] || continue
-      if [[ $line =~ include[[:space:]]*[\<\"]([^\>\"]+)[\>\"] ]]; then inc=${BASH_REMATCH[1]}; else inc=""; fi
-      if [ -z "$inc" ]; then
-        printf '%s\tcompile\t%s:%d: a computed #include (only a file name in quotes or <> is graded)\n' \
-          "$(exercise_of "$rel")" "$rel" "$n" >>"$dir/notes.tsv"; revert "$rel"; break
-      fi
-      grep -qxF -- "$inc" <<<"$allowed" && continue
-      base=${inc##*/}
-      case $inc in cub/*|thrust/*|cooperative_groups*|cuda/std/__*|cuda/__*)
-        printf '%s\tcompile\t%s:%d: #include <%s>: a library'"'"'s ready-made answer (write the code yourself)\n' \
-          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
-        revert "$rel"; break;;
-      esac
-      if [[ $inc == /* || $inc == *..* ]]; then
-        printf '%s\tcompile\t%s:%d: #include "%s": a path out of the exercise'"'"'s folders (name the file only)\n' \
-          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
-        revert "$rel"; break
-      fi
-      if find "$kit/chapters" "$kit/reference" "$kit/tests" "$kit/exercises" -name "$base" -print -quit 2>/dev/null | grep -q .; then
-        printf '%s\tcompile\t%s:%d: #include "%s": a file of the kit this exercise does not include (write the code yourself)\n' \
-          "$(exercise_of "$rel")" "$rel" "$n" "$(printf '%s' "$inc" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
-        revert "$rel"; break
-      fi
-    done <"$scratch/exercises/$rel"
+# refuse NOTE REL...: each student file REL gets NOTE ("compile" note text after "REL: ") and its
+# skeleton back, once per grading (the files already refused are in $refused)
+refuse() {
+  local why=$1 rel; shift
+  for rel in "$@"; do
+    [[ $refused == *" $rel "* ]] && continue
+    refused="$refused$rel "
+    printf '%s\tcompile\t%s: %s\n' "$(exercise_of "$rel")" "$rel" "$why" >>"$dir/notes.tsv"
+    revert "$scratch" "$rel"
   done
+}
+
+# the changed student files that the object of dependency file D (relative to SCRATCH) read
+readers_of() { # SCRATCH D REL...
+  local sc=$1 d=$2 rel; shift 2
+  for rel in "$@"; do
+    cmp -s "$sc/exercises/$rel" "$kit/exercises/$rel" && continue
+    grep -qF -- "exercises/$rel" "$sc/$d" 2>/dev/null && printf '%s\n' "$rel"
+  done
+}
+
+# What the compiler read decides (tools/grade-includes.sh, inside the sandbox, after a build): a
+# student file whose object read a file its skeleton's did not, outside what a student may use (the
+# kit's other files, where its answers live; CCCL's ready-made reductions, scans and sorts; anything
+# off the allow-list), is refused like a compile error, naming the file; 0 when one was refused,
+# 1 when none, 2 when the check itself failed (nothing is graded then: it fails closed)
+includes_check() {
+  local lines d path why rel blamed=1
+  if ! lines=$(in_box "$scratch" 300 bash tools/grade-includes.sh check 2>>"$dir/build.log"); then
+    printf '*\tbuild\tthe check of what the compiler read failed (see build.log)\n' >>"$dir/notes.tsv"
+    st="did not build"; detail="the check of what the compiler read failed (see build.log)"
+    return 2
+  fi
+  [ -n "$lines" ] || return 1
+  while IFS=$'\t' read -r d path why; do
+    while IFS= read -r rel; do
+      [ -n "$rel" ] || continue
+      refuse "#include of $(printf '%s' "$path" | tr -c '[:print:]' '?' | cut -c1-120): $why" "$rel"; blamed=0
+    done < <(readers_of "$scratch" "$d" "${files[@]}")
+  done <<<"$lines"
+  return $blamed
 }
 
 # after a build: a changed object that now calls a function of the kit its skeleton-built twin
 # did not (tools/grade-uses.sh) blames the student files behind it; 0 when one was blamed
 uses_check() {
-  local lines src sym obj rel cands blamed=1 done_=" "
+  local lines src sym obj rel cands blamed=1
   lines=$(in_box "$scratch" 300 bash tools/grade-uses.sh check 2>>"$dir/build.log")
   [ -n "$lines" ] || return 1
   while IFS=$'\t' read -r src sym obj; do
-    cands=()
-    case $src in exercises/*) cands=("${src#exercises/}");; esac
-    if [ ${#cands[@]} = 0 ]; then
-      for rel in "${files[@]}"; do
-        cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
-        grep -qF -- "exercises/$rel" "$scratch/${obj%.o}.d" 2>/dev/null && cands+=("$rel")
-      done
-    fi
+    case $src in
+      exercises/*) cands=("${src#exercises/}");;
+      *) mapfile -t cands < <(readers_of "$scratch" "${obj%.o}.d" "${files[@]}");;
+    esac
     for rel in "${cands[@]}"; do
-      [[ $done_ == *" $rel "* ]] && continue
-      done_="$done_$rel "
-      printf '%s\tcompile\t%s: calls the kit'"'"'s %s, which this exercise does not use (write the code yourself)\n' \
-        "$(exercise_of "$rel")" "$rel" "$(printf '%s' "$sym" | c++filt 2>/dev/null | tr -c '[:print:]' '?' | cut -c1-120)" >>"$dir/notes.tsv"
-      revert "$rel"; blamed=0
+      [ -n "$rel" ] || continue
+      refuse "calls the kit's $(printf '%s' "$sym" | c++filt 2>/dev/null | tr -c '[:print:]' '?' | cut -c1-120), which this exercise does not use (write the code yourself)" "$rel"
+      blamed=0
     done
   done <<<"$lines"
   return $blamed
@@ -326,12 +339,16 @@ uses_check() {
 
 # build the runners until they build: each failure blames a file and puts its skeleton back
 build_runners() {
-  local attempt rel err sym f blamed
+  local attempt rel err sym f blamed d
   for ((attempt = 1; attempt <= ${#files[@]} + 2; attempt++)); do
     echo "=== build $attempt" >>"$dir/build.log"
     if kit_make "$scratch" -k ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >"$scratch/.log" 2>&1; then
       cat "$scratch/.log" >>"$dir/build.log"
-      uses_check && continue   # a borrowed answer: that file's skeleton, and build again
+      # a file the compiler read that the exercise may not use, or a borrowed answer: that file's
+      # skeleton, and build again
+      includes_check
+      case $? in 0) continue;; 2) return;; esac
+      uses_check && continue
       built=1; return
     fi
     cat "$scratch/.log" >>"$dir/build.log"
@@ -341,8 +358,19 @@ build_runners() {
       err=$(compile_error "$rel" "$scratch/.log")
       [ -n "$err" ] || continue
       printf '%s\tcompile\t%s\n' "$(exercise_of "$rel")" "$err" >>"$dir/notes.tsv"
-      revert "$rel"; blamed=1
+      revert "$scratch" "$rel"; blamed=1
     done
+    [ $blamed = 1 ] && continue
+    # a kit file that includes a student's and ran past the compiler's limits
+    # (tools/compile-limit.sh names it): the student files its object reads
+    while IFS= read -r err; do
+      f=${err%%:1:1: *}
+      case $f in tests/*) d=build/exercises/obj/runner/${f%.*}.d;; *) d=build/exercises/obj/${f%.*}.d;; esac
+      while IFS= read -r rel; do
+        [ -n "$rel" ] || continue
+        refuse "compiling $f, which includes it, ${err#*: error: compiling this file }" "$rel"; blamed=1
+      done < <(readers_of "$scratch" "$d" "${files[@]}")
+    done < <(grep -E '^[A-Za-z0-9_./-]+:1:1: error: compiling this file (ran past|needed more)' "$scratch/.log" | sort -u)
     [ $blamed = 1 ] && continue
     # the linker: the student file whose skeleton defines the missing symbol
     sym=$(grep -m1 -oE "(undefined reference to|multiple definition of) [\`'][^']*'" "$scratch/.log" | sed -E "s/^[^\`']*[\`']//; s/'\$//")
@@ -359,7 +387,7 @@ build_runners() {
             grep -qw -- "${sym%%(*}" "$scratch/exercises/$rel" || continue
           fi
           printf '%s\tlink\t%s (%s)\n' "$(exercise_of "$rel")" "$err" "$rel" >>"$dir/notes.tsv"
-          revert "$rel"; blamed=1; break 2
+          revert "$scratch" "$rel"; blamed=1; break 2
         done
       done
       [ $blamed = 1 ] && continue
@@ -370,7 +398,7 @@ build_runners() {
     for rel in "${files[@]}"; do
       cmp -s "$scratch/exercises/$rel" "$kit/exercises/$rel" && continue
       cp "$scratch/exercises/$rel" "$scratch/.student"
-      revert "$rel"
+      revert "$scratch" "$rel"
       if kit_make "$scratch" runners >"$scratch/.one" 2>&1; then
         err=$(first_error "$scratch/.log"); err=${err:-the build of this file failed or ran past ${build_limit} s}
         printf '%s\tcompile\t%s: %s\n' "$(exercise_of "$rel")" "$rel" "$err" >>"$dir/notes.tsv"
@@ -389,24 +417,24 @@ build_runners() {
 check_loads() {
   local c rel bad
   for c in $(cd "$scratch/build/exercises/bin" 2>/dev/null && ls runner_* 2>/dev/null | sed 's/runner_//'); do
-    probe "$c" && continue
+    probe "$scratch" "$c" && continue
     bad=""
     while IFS= read -r rel; do
-      revert "$rel"
+      revert "$scratch" "$rel"
       kit_make "$scratch" ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >>"$dir/build.log" 2>&1
-      if probe "$c"; then bad=$rel; break; fi
+      if probe "$scratch" "$c"; then bad=$rel; break; fi
       cp "$sub/$rel" "$scratch/exercises/$rel"; touch "$scratch/exercises/$rel"
-    done < <(changed_in "$c")
+    done < <(changed_in "$scratch" "$c" "${files[@]}")
     if [ -n "$bad" ]; then
       printf '%s\tload\t%s: the program stopped, crashed or hung while loading (before any test)\n' \
         "$(exercise_of "$bad")" "$bad" >>"$dir/notes.tsv"
     else
       # no single file: every changed file of the chapter goes back
       while IFS= read -r rel; do
-        revert "$rel"
+        revert "$scratch" "$rel"
         printf '%s\tload\t%s: the program stopped, crashed or hung while loading (before any test)\n' \
           "$(exercise_of "$rel")" "$rel" >>"$dir/notes.tsv"
-      done < <(changed_in "$c")
+      done < <(changed_in "$scratch" "$c" "${files[@]}")
       kit_make "$scratch" ${GRADE_MAKE_JOBS:+-j$GRADE_MAKE_JOBS} runners >>"$dir/build.log" 2>&1
     fi
   done
@@ -416,7 +444,7 @@ check_loads() {
 # when this grading is complete
 grade_one() {
   local sub=$1 name=$2 final=$studs/$2 dir scratch rel f t0 st=graded detail="" n
-  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res seed
+  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res seed refused=" "
   t0=$(date +%s)
   mkdir -p "$studs"
   dir=$(mktemp -d "$studs/.new.XXXXXX")
@@ -438,7 +466,6 @@ grade_one() {
   done < <(find "$sub" \( -type f -o -type l \) -print0 | LC_ALL=C sort -z)
   [ ${#files[@]} = 0 ] && { st="nothing submitted"; detail="no exercise files in the folder (the skeletons were graded)"; }
 
-  includes_check
   build_runners
   [ $built = 1 ] && check_loads
 
@@ -465,11 +492,9 @@ grade_one() {
       [ -s "$scratch/.results.tsv" ] && { st=graded; detail=""; }
       printf '*\tnote\t%s\n' "${detail:-the test run exceeded ${guard} s; the tests that had ended keep their results}" >>"$dir/notes.tsv"
     fi
-    # the runners' output, bounded
-    if [ "$(stat -c %s "$dir/runner.log")" -gt 1048576 ]; then
-      head -c 1048576 "$dir/runner.log" >"$dir/.rl"; echo "[... cut at 1 MB]" >>"$dir/.rl"; mv "$dir/.rl" "$dir/runner.log"
-    fi
   fi
+  # the compiler's and the runners' output, bounded
+  cut_log "$dir/build.log"; cut_log "$dir/runner.log"
   if [ "$st" = graded ] || [ "$st" = "nothing submitted" ]; then
     detail=${detail:-}
     local e

@@ -26,6 +26,16 @@ has() { grep -qE -- "$2" "$1"; }       # FILE REGEX
 hasnt() { ! grep -qE -- "$2" "$1"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# grade_class WHAT DIR CH [VAR=value...]: make grade of the class DIR (chapter CH, two at a time),
+# its output in $tmp/WHAT.txt and on stdout with its time; st: make's exit status
+grade_class() {
+  local what=$1 d=$2 c=$3 t0; shift 3
+  t0=$(date +%s)
+  env "$@" make --no-print-directory grade SUBMISSIONS="$d" CH="$c" GRADE_JOBS=2 >"$tmp/$what.txt" 2>&1
+  st=$?
+  cat "$tmp/$what.txt"
+  echo "($what, chapter $c: $(( $(date +%s) - t0 )) s)"
+}
 gpu=0
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
 echo "grading tests: BUILDROOT=$BUILDROOT, GPU here: $([ $gpu = 1 ] && echo yes || echo no)"
@@ -150,11 +160,7 @@ check "the class is what the test means (sed edits applied)" eval \
    grep -q blockdask "$c/link/01-copy/s1_block_dask.cu" && grep -q spin "$c/loop/01-copy/loadbalance.h" &&
    grep -q "student_helper_nobody_wrote(0)" "$c/link_use/01-copy/s1_block_dask.cu" && grep -q "base + 1 +" "$c/wrong/01-copy/loadbalance.h"'
 
-t0=$(date +%s)
-make --no-print-directory grade SUBMISSIONS="$c" CH=01 GRADE_JOBS=2 >"$tmp/class.txt" 2>&1
-st=$?
-cat "$tmp/class.txt"
-echo "(class of 8, chapter 01: $(( $(date +%s) - t0 )) s)"
+grade_class class "$c" 01
 csv=$out/class.csv
 check "make grade SUBMISSIONS=dir CH=01 GRADE_JOBS=2 exits 0" [ $st = 0 ]
 check "students graded two at a time" has "$tmp/class.txt" '8 students, 2 at a time'
@@ -201,11 +207,10 @@ tests/grading/redteam.sh "$rt" "$repo"
 snap() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum); }
 class_before=$(snap "$c") rt_before=$(snap "$rt") good_before=$(snap "$out/students/good")
 git_before=$(git -C "$repo" status --porcelain 2>&1)
-t0=$(date +%s)
-GRADE_LOAD_TIMEOUT=15 make --no-print-directory grade SUBMISSIONS="$rt" CH=01 GRADE_JOBS=2 >"$tmp/rt.txt" 2>&1
-st=$?
-cat "$tmp/rt.txt"
-echo "(red-team class, chapter 01: $(( $(date +%s) - t0 )) s)"
+# a sandbox budget this machine can pay for twice at once (memhog, bomb); the grader's lock file
+# stays as it was (fdlock)
+: >"$out/.lock"
+grade_class rt "$rt" 01 GRADE_LOAD_TIMEOUT=15 GRADE_MEM_MB=2048 GRADE_TMP_MB=256 GRADE_COMPILE_S=60
 sleep 2   # anything left behind would still be there
 csv=$out/class.csv
 check "make grade of the red-team class exits 0" [ $st = 0 ]
@@ -218,7 +223,7 @@ atexit 0 graded
 dlsym 0 graded
 incsol 0 did not compile
 incabs 0 did not compile
-incmacro 0 did not compile
+incmacro 0 graded
 borrow 8 did not compile
 harm 8 graded
 sleepers 8 graded
@@ -228,15 +233,40 @@ abortload 8 crashed at load
 fakeout 0 graded
 forkwait 8 graded
 kit 8 graded
+fdlock 8 graded
+memhog 8 graded
+bomb 8 did not compile
+flood 8 graded
+selfexe 0 graded
+cub_cccl_cub 8 did not compile
+cub_cuda_cub 8 did not compile
+cub_thrust_cub 8 did not compile
+cub_nv_cub 8 did not compile
 students 0 nothing submitted
 cluster 0 nothing submitted
 bob9 0 nothing submitted
 bob10 0 nothing submitted
 EXPECT
 check "red team: the borrowed kit function is named" has "$out/students/borrow/results.json" "calls the kit's kit_rand64"
-check "red team: the computed #include is named" has "$out/students/incmacro/results.json" 'a computed #include'
 check "red team: the hang at load blames its file, in bounded time ($(cat "$out/students/pausector/seconds" 2>/dev/null) s)" \
   eval 'has "$out/students/pausector/status.tsv" "01-copy/s1_block_dask.cu: the program stopped" && [ "$(cat "$out/students/pausector/seconds")" -le 300 ]'
+check "red team: the grader's lock file is as it was (no student wrote into it)" [ ! -s "$out/.lock" ]
+held=$(grep -o 'rt-mem held [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')
+tmpw=$(grep -o 'rt-tmp wrote [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')
+if tools/sandbox.sh check 2>/dev/null | grep -q cgroup; then
+  check "red team: memhog's processes held at most the sandbox's 2048 MB together (held $held MB)" \
+    eval '[ "$held" -gt 0 ] && [ "$held" -le 2048 ]'
+else
+  echo "SKIP: memhog's total (no memory cgroup here: $(tools/sandbox.sh check 2>&1))"
+fi
+check "red team: memhog wrote at most 2 x 256 MB into /tmp and /var/tmp ($tmpw MB)" eval '[ "$tmpw" -le 512 ]'
+check "red team: the compile that never ends is named, in bounded time ($(cat "$out/students/bomb/seconds" 2>/dev/null) s)" \
+  eval 'has "$out/students/bomb/status.tsv" "01-copy/s1_block_dask.cu:[0-9:]* .*(60 s|MB)" && [ "$(cat "$out/students/bomb/seconds")" -le 300 ]'
+check "red team: build.log is cut at 1 MB ($(stat -c %s "$out/students/flood/build.log") bytes)" \
+  eval '[ "$(stat -c %s "$out/students/flood/build.log")" -le 1049000 ] && has "$out/students/flood/build.log" "cut at 1 MB"'
+check "red team: CUB by another spelling is refused, naming the header" \
+  eval 'has "$out/students/cub_cccl_cub/status.tsv" "#include of [^ ]*: a library.s ready-made code" &&
+        has "$out/students/cub_cuda_cub/status.tsv" "#include of [^ ]*: a library.s ready-made code"'
 check "red team: every student's maximum is the same ($m)" \
   [ "$(awk -F, 'NR > 1 && $3 != "" { print $3 }' "$csv" | sort -u | tr '\n' ' ')" = "$m " ]
 check "red team: names with a quote, a backslash and a tab are graded and quoted" \
@@ -292,6 +322,40 @@ check "speed: early is caught by its commitments" eval 'lb early speed_50 | grep
 check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: m=[0-9]+ R=[0-9]+"'
 check "speed: forge is caught before or at its reply" eval 'lb forge speed_50 | grep -qE "before the judge said go|out of step"'
 check "speed: class.csv has a column per speed test" has "$out/class.csv" '^student,.*,speed:ex01_loadbalance'
+
+# ------------------------- the red team of chapter 05: what the compiler and the runner see
+rt5=$tmp/redteam05
+tests/grading/redteam05.sh "$rt5" "$repo"
+rt5_before=$(snap "$rt5")
+grade_class rt5 "$rt5" 05
+csv=$out/class.csv
+check "make grade of the chapter 05 red-team class exits 0" [ $st = 0 ]
+m5=$(awk -F, '$1 == "\"honest05\"" { print $3 }' "$csv")
+check "chapter 05: the honest student scores every CPU point (${m5:-?})" has "$csv" "^\"honest05\",$m5,$m5,[0-9]*,\"graded"
+while read -r who score status; do
+  check "red team 05: $who scores $score ($status)" has "$csv" "^\"$who\",$score,$m5,[0-9]*,\"$status"
+done <<'EXPECT'
+inc_comment 0 did not compile
+inc_comment2 0 did not compile
+inc_splice 0 did not compile
+inc_splice2 0 did not compile
+inc_trigraph 0 did not compile
+inc_digraph 0 did not compile
+inc_macro 0 did not compile
+inc_angle 0 did not compile
+inc_dotdot 0 did not compile
+inc_next 0 did not compile
+inc_pragma 0 did not compile
+inc_formfeed 0 did not compile
+inc_line 0 did not compile
+inc_lastline 0 did not compile
+has_include 0 graded
+runner_helper 0 did not
+runner_radix_h 0 did not
+identity 0 graded
+EXPECT
+check "red team 05: a refused include names the kit's header" has "$out/students/inc_splice/status.tsv" 'radix\.h'
+check "red team 05: no submission changed" [ "$(snap "$rt5")" = "$rt5_before" ]
 
 # 5: an empty class folder is an error, not a phantom student "*"
 mkdir -p "$tmp/noclass"
