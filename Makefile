@@ -195,7 +195,7 @@ runner-programs: $(RUNNERS)
 	@:
 
 # ------------------------------------------------------------------ targets
-.PHONY: test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
+.PHONY: test-reference test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -211,6 +211,15 @@ test-program: $(TEST_BIN)
 test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU; QUICK=1: no 2^31 contract runs; each test's line lands in BUILD/results*.tsv.progress as it ends)
 	@rm -f $(RESULTS) $(RESULTS).progress
 	KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+
+# the harness's own suite alone (tests/test_00_reference.c: parsers, generators, options), no chapter
+REF_TEST_BIN := $(BUILD)/bin/tests_reference
+$(REF_TEST_BIN): $(call objs,tests/kit_test.c tests/kit_side.c tests/test_00_reference.c) $(KIT_LIB) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+test-reference: ## only the harness's own tests (reference/: sizes, generators, options; CPU, no chapter built)
+	@+$(BUILD_IN_PARALLEL) $(REF_TEST_BIN)
+	@$(REF_TEST_BIN) --jobs $(JOBS)
 
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB; SHARD=k/m: a part; AXES="pairs=1": another shape)
 	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(if $(AXES),KIT_BIG_AXES="$(AXES)") $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
