@@ -740,6 +740,24 @@ Test(ch00_reference, every_pattern_pinned)
     for (i = 0; i < N; i++) cr_assert_eq(a[i], (i & 1) ? 0xFFFFFFFFu : 0u, "alternating word %zu", i);
 }
 
+Test(ch00_reference, permutation_pinned)
+{
+    enum { N = 1000 };
+    static uint32_t p[N], q[N];
+    uint64_t st = 5;
+    size_t i;
+    /* Fisher-Yates from the end: position i - 1 swaps with a draw modulo i */
+    for (i = 0; i < N; i++) q[i] = (uint32_t)i;
+    for (i = N; i > 1; i--) {
+        const size_t j = (size_t)(splitmix(&st) % i);
+        const uint32_t t = q[i - 1];
+        q[i - 1] = q[j];
+        q[j] = t;
+    }
+    kit_permutation(p, N, 5);
+    for (i = 0; i < N; i++) cr_assert_eq(p[i], q[i], "permutation position %zu", i);
+}
+
 /* ------------------------------------------------------- the options' bounds */
 
 /* a chapter program with the toy ladder (its axis k in [1, 32]) and no experiment: `bench --exp
