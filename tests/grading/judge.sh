@@ -9,9 +9,7 @@
 set -uo pipefail
 judge=${1:?usage: judge.sh JUDGE}
 cd "$(dirname "$0")/../.."
-pass=0 fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. tests/grading/checks.sh
 [ -x "$judge" ] || { bad "no judge at $judge"; echo "$pass passed, $fail failed"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -21,12 +21,7 @@ case $broot in /*) ;; *) broot=$repo/$broot;; esac
 export BUILDROOT=$broot/test-grading
 out=$BUILDROOT/grades
 unset SUBMISSION SUBMISSIONS CH GRADE_JOBS MAKEFLAGS MFLAGS
-pass=0 fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-has() { grep -qE -- "$2" "$1"; }       # FILE REGEX
-hasnt() { ! grep -qE -- "$2" "$1"; }
+. tests/grading/checks.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gpu=0

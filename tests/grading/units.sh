@@ -7,12 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
-pass=0 fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-has() { grep -qE -- "$2" "$1"; }       # FILE REGEX
-hasnt() { ! grep -qE -- "$2" "$1"; }
+. tests/grading/checks.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
