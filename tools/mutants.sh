@@ -16,6 +16,7 @@
 #              and the secret seed (tests/grading/judge.sh)
 #   units      the grader's parts that need no build (tests/grading/units.sh)
 #   students   a small class graded for real (tests/grading/students.sh; needs bubblewrap)
+#   chapterNN  chapter NN's CPU suite (chNN_cpu: its baselines and checks; builds its test program)
 # Every test first runs on the unchanged copy and must pass there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +63,10 @@ run_test() {
         tests/grading/units.sh || exit 1;;
       students)
         tests/grading/students.sh || exit 1;;
-      *) echo "mutants: no test '$1' (reference, judge, units, students)"; exit 2;;
+      chapter[0-9][0-9])   # a chapter's CPU suite (its test program, solutions)
+        make --no-print-directory -j"$jobs" CH="${1#chapter}" testbin || exit 2
+        "build/solutions/bin/tests_${1#chapter}" --jobs "$jobs" --filter "ch${1#chapter}_cpu/*" || exit 1;;
+      *) echo "mutants: no test '$1' (reference, judge, units, students, chapterNN)"; exit 2;;
     esac
   )
 }
