@@ -5,7 +5,8 @@
 # (Criterion from a folder), NANOFLANN_DIR=dir (chapter 03's nanoflann.hpp from a
 # folder), QUICK=1 (short bench), EXP=a,b (bench experiments), N=2^24 (demo size),
 # PUBLISH=1 (bench into plots/), CPU=cached|measure|none (CPU rows of bench, demo, walk),
-# FROM=step / STEP=step / AUTO=1 (walk), SUBMISSION=dir / SUBMISSIONS=dir (grading).
+# FROM=step / STEP=step / AUTO=1 (walk), SUBMISSION=dir / SUBMISSIONS=dir, EXERCISES=exNN_a,..
+# and ASSIGNMENT=name (grading; CH=01,06 names several chapters).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -25,15 +26,24 @@ endif
 
 # ---------------------------------------------------------------- chapters
 ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
-# CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter
+# CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter; CH=01,06 names
+# several (an assignment: `make grade CH=01,06`), and the programs built for them are named
+# NN_MM (build/IMPL/bin/judge_01_06)
+comma := ,
+empty :=
+space := $(empty) $(empty)
 ifneq ($(filter -%,$(CH)),)
 $(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
 endif
-override CH := $(firstword $(subst -, ,$(CH)))
-override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
+# EXERCISES=ex01_loadbalance,ex06_bitplane (grading an assignment) builds their chapters too
+CH_GIVEN := $(CH)
+EX_CH := $(foreach e,$(subst $(comma), ,$(EXERCISES)),$(patsubst ex%,%,$(firstword $(subst _, ,$e))))
+CH_IDS := $(foreach c,$(subst _, ,$(subst $(comma), ,$(CH))) $(EX_CH),$(firstword $(subst -, ,$c)))
+CH_IDS := $(sort $(foreach c,$(CH_IDS),$(if $(filter 1 2 3 4 5 6 7 8 9,$c),0$c,$c)))
+override CH := $(subst $(space),_,$(CH_IDS))
 ifneq ($(CH),)
-CHAPTERS := $(filter $(CH)-%,$(ALL_CHAPTERS))
-ifeq ($(CHAPTERS),)
+CHAPTERS := $(foreach c,$(CH_IDS),$(filter $c-%,$(ALL_CHAPTERS)))
+ifneq ($(words $(CHAPTERS)),$(words $(CH_IDS)))
 $(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
 endif
 else
@@ -46,7 +56,6 @@ chid = $(firstword $(subst -, ,$1))
 # JIT-compiles it, e.g. to run the pre-Hopper code paths on a Hopper GPU), ARCH=sm_75,sm_120 (machine
 # code for each, oldest first, and the PTX of the last), ARCH=all (every architecture CUDA 13
 # compiles: one fat binary for a lab of mixed GPUs)
-comma := ,
 ARCH_ALL := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 ARCHS := $(if $(filter all,$(ARCH)),$(ARCH_ALL),$(subst $(comma), ,$(ARCH)))
 ifneq ($(words $(ARCHS)),1)
@@ -238,7 +247,7 @@ runner-programs: $(RUNNERS)
 	@:
 
 # ------------------------------------------------------------------ targets
-.PHONY: numbers test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
+.PHONY: numbers test-reference test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -256,33 +265,45 @@ test: testbin ## run the Criterion suites (GPU tests skip with a reason when the
 	@echo "make test: running $(TEST_BIN) ($(if $(CH),chapter $(CH),every chapter), IMPL=$(IMPL)$(if $(QUICK), QUICK=1))"
 	@KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS) $$st; exit $$st
 
+# the harness's own suite alone (tests/test_00_reference.c: parsers, generators, options), no chapter
+REF_TEST_BIN := $(BUILD)/bin/tests_reference
+$(REF_TEST_BIN): $(call objs,tests/kit_test.c tests/kit_side.c tests/test_00_reference.c) $(KIT_LIB) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+test-reference: ## only the harness's own tests (reference/: sizes, generators, options; CPU, no chapter built)
+	@+$(BUILD_IN_PARALLEL) $(REF_TEST_BIN)
+	@$(REF_TEST_BIN) --jobs $(JOBS)
+
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB; SHARD=k/m: a part; AXES="pairs=1": another shape)
 	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(if $(AXES),KIT_BIG_AXES="$(AXES)") $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS) $$st; exit $$st
 
-grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students, sandboxed (UNSAFE=1: without)
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students, sandboxed (UNSAFE=1: without); an assignment: CH=01,06 and/or EXERCISES=ex01_loadbalance,.. [ASSIGNMENT=name]
 ifneq ($(SUBMISSIONS),)
-	@$(GRADE_ENV) tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
+	@$(GRADE_ENV) tools/grade-submission.sh --class "$(SUBMISSIONS)" $(GRADE_SELECT) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
 else ifneq ($(SUBMISSION),)
-	@$(GRADE_ENV) tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
+	@$(GRADE_ENV) tools/grade-submission.sh "$(SUBMISSION)" $(GRADE_SELECT)
 else
 	@$(MAKE) --no-print-directory IMPL=$(if $(filter command line,$(origin IMPL)),$(IMPL),exercises) grade-here
 endif
 
-.PHONY: grade-here grade-cluster test-grading
+.PHONY: grade-here grade-cluster test-grading mutants
 GRADE_ENV = CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" $(if $(UNSAFE),GRADE_UNSAFE=$(UNSAFE))
-# your own exercises (your code, so no sandbox): a build that fails replaces results.json too
+# what an assignment grades (tools/grade-submission.sh: --ch, --exercises, --assignment)
+GRADE_SELECT = $(if $(CH_GIVEN),--ch "$(CH_GIVEN)") $(if $(EXERCISES),--exercises "$(EXERCISES)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
+# your own exercises (your code, so no sandbox), into BUILD/grades/<assignment>/ (one folder per
+# assignment, as for a class): a build that fails replaces that results.json too
 grade-here:
-	@rm -f $(RESULTS) $(BUILD)/results.json $(BUILD)/grade-notes.tsv
-	@if ! $(MAKE) --no-print-directory testbin >$(BUILD)/grade-build.log 2>&1; then \
-	  printf '*\tbuild\t%s\n' "$$(grep -m1 -E 'error|undefined reference|multiple definition' $(BUILD)/grade-build.log | cut -c1-200) (see $(BUILD)/grade-build.log)" >$(BUILD)/grade-notes.tsv; \
-	  : >$(RESULTS); tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json "$(CH)" $(BUILD)/grade-notes.tsv; exit 1; fi
-	@KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$(BUILD)/grade.log 2>&1 || true
-	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
-
+	@set -o pipefail; a=$$(tools/grade-submission.sh --name $(GRADE_SELECT)) || exit 2; d=$(BUILD)/grades/$$a; \
+	sel="$(subst $(space),,$(CH_GIVEN)),$(EXERCISES)"; mkdir -p $$d; rm -f $(RESULTS) $$d/results.json $$d/notes.tsv; \
+	if ! $(MAKE) --no-print-directory testbin >$$d/build.log 2>&1; then \
+	  printf '*\tbuild\t%s\n' "$$(grep -m1 -E 'error|undefined reference|multiple definition' $$d/build.log | cut -c1-200) (see $$d/build.log)" >$$d/notes.tsv; \
+	  : >$(RESULTS); tools/grade.sh $(RESULTS) tests/points.tsv $$d/results.json "$$sel" $$d/notes.tsv | tee $$d/table.txt; exit 1; fi; \
+	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$$d/tests.log 2>&1 || true; \
+	tools/grade.sh $(RESULTS) tests/points.tsv $$d/results.json "$$sel" | tee $$d/table.txt
 grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMISSIONS=dir [PARTITION= TIME= GPUS= CPUS= ONLY=a,b WAIT=1 WAIT_S=]
 	@test -n "$(SUBMISSIONS)" || { echo "make grade-cluster: SUBMISSIONS=dir (one sub-folder per student)"; exit 2; }
 	@$(GRADE_ENV) tools/grade-cluster.sh "$(SUBMISSIONS)" \
-	  $(if $(CH),--ch $(CH)) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
+	  $(GRADE_SELECT) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
 	  $(if $(GPUS),--gpus $(GPUS)) $(if $(CPUS),--cpus $(CPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait) \
 	  $(if $(WAIT_S),--timeout $(WAIT_S))
 
@@ -293,6 +314,9 @@ leaderboard: ## the class's speed ratios per exercise, from its last grading: SU
 
 test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
 	@tests/grading/run.sh
+
+mutants: ## does each test catch its bug? every entry of tests/mutants.tsv applied alone to a scratch copy, its test run (ONLY=a,b: those; not in CI: minutes)
+	@tools/mutants.sh $(if $(ONLY),--only $(ONLY))
 
 # make bench: where the results go.  Without PUBLISH: BUILDROOT/bench/<gpu>/NN-topic/ (the program
 # replaces {gpu} by a slug of its GPU's name), and a merged copy of each CSV it wrote in figures/ next

@@ -295,6 +295,14 @@ static void wire_fail(const char *what)
     _exit(3);
 }
 
+/* the judge closed the channel: it has what it needs, or it stopped the test (its verdict, not
+ * this line, is the result) */
+static void wire_closed(void)
+{
+    fprintf(stderr, "runner: the judge ended the test at message %u\n", wire_seq);
+    _exit(3);
+}
+
 void kit_xchg(int dir, void *ptr, size_t bytes)
 {
     wire_hdr h;
@@ -303,13 +311,13 @@ void kit_xchg(int dir, void *ptr, size_t bytes)
         h.seq = wire_seq++;
         h.bytes = bytes;
         if (write_all(WIRE_FD, &h, sizeof h) != 0 || write_all(WIRE_FD, ptr, bytes) != 0)
-            wire_fail("the judge went away");
+            wire_closed();
         return;
     }
-    if (read_all(WIRE_FD, &h, sizeof h) != 0) wire_fail("the judge went away");
+    if (read_all(WIRE_FD, &h, sizeof h) != 0) wire_closed();
     if (h.magic != WIRE_MAGIC || h.seq != wire_seq || h.bytes != bytes) wire_fail("out of step with the judge");
     wire_seq++;
-    if (read_all(WIRE_FD, ptr, bytes) != 0) wire_fail("the judge went away");
+    if (read_all(WIRE_FD, ptr, bytes) != 0) wire_closed();
 }
 
 /* the runner's half of kit_expect_step (the judge's is in kit_test.c): take the judge's shape,

@@ -9,9 +9,11 @@
 # Layout under $out (BUILDROOT/grades):
 #   kit/                 a copy of the kit without solutions/, with the exercise skeletons;
 #                        built once: the judge, and the objects every student starts from
-#   students/<student>/  results.json, table.txt, status.tsv, build.log, tests.log, runner.log,
-#                        notes.tsv (replaced only once a new grading of that student is complete)
-#   class.txt class.csv class.json   the class table (one row per student)
+#   <assignment>/        one folder per assignment (ASSIGNMENT=name, or named after what it
+#                        grades: all, ch01, ch01-ch06, ex01_loadbalance-ex06_bitplane ...):
+#     students/<student>/  results.json, table.txt, status.tsv, build.log, tests.log, runner.log,
+#                          notes.tsv (replaced only once a new grading of that student is complete)
+#     class.txt class.csv class.json   the class table (one row per student)
 # status.tsv: student <TAB> score <TAB> max <TAB> not-graded points <TAB> status <TAB> detail
 # with status one of: graded, did not compile, did not link, did not build,
 # nothing submitted, tests did not run, killed by the scheduler, not run.
@@ -22,7 +24,7 @@ case $broot in /*) ;; *) broot=$root/$broot;; esac
 out=${GRADE_OUT:-$broot/grades}
 kit=$out/kit
 trusted=$out/trusted   # the kit with solutions/ as its exercises: the reference of speed tests
-studs=$out/students
+studs=""   # $out/<assignment>/students, once select_work has said what is graded
 nproc_=$(nproc 2>/dev/null || echo 2)
 # the judge is built outside the sandbox: a relative Criterion prefix would not be found
 if [ -n "${CRITERION_DIR:-}" ] && [ -d "$CRITERION_DIR" ]; then CRITERION_DIR=$(cd "$CRITERION_DIR" && pwd); fi
@@ -42,6 +44,69 @@ norm_ch() {
   c=$(printf '%02d' "$((10#$c))")
   compgen -G "$root/chapters/$c-*" >/dev/null || die "CH=$1: no such chapter (have: $(cd "$root/chapters" && echo [0-9][0-9]-*))"
   echo "$c"
+}
+
+# the graded exercises (suites of tests/points.tsv), one a line, in the table's order
+all_exercises() {
+  awk -F'\t' 'NR > 1 { split($1, p, "::"); if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] } }' "$root/tests/points.tsv"
+}
+
+# select_work CHAPTERS EXERCISES [ASSIGNMENT]: what this grading grades (an assignment): every
+# exercise of the chapters (CH=01,06: 1, 01 and 01-copy alike) and the exercises named
+# (EXERCISES=ex01_loadbalance,ex06_bitplane); both empty: everything.  The maximum is what is
+# selected.  Prints four lines: make's CH (the chapters to build, "01,06"; empty: all), grade.sh's
+# selection ("01,ex06_bitplane"; empty: all), the assignment's folder name (ASSIGNMENT, else made
+# from the selection) and the judge's test filter.
+select_work() {
+  local chs=() exs=() c e t have name filter
+  local IFS=,
+  for c in $1; do
+    [ -n "$c" ] || continue
+    c=$(norm_ch "$c") || exit 2
+    chs+=("$c")
+  done
+  have=$(all_exercises | tr '\n' ' ')
+  for e in $2; do
+    [ -n "$e" ] || continue
+    [[ " $have" == *" $e "* ]] || die "EXERCISES: no exercise '$e' (have: ${have% })"
+    exs+=("$e")
+  done
+  unset IFS
+  mapfile -t chs < <(printf '%s\n' "${chs[@]}" | sed '/^$/d' | sort -u)
+  mapfile -t exs < <(printf '%s\n' "${exs[@]}" | sed '/^$/d' | sort -u)
+  # an exercise of a chapter already selected whole adds nothing
+  t=(); for e in "${exs[@]}"; do [[ " ${chs[*]} " == *" ${e:2:2} "* ]] || t+=("$e"); done; exs=("${t[@]}")
+  # the chapters to build: the selected ones and those of the exercises
+  t=$(printf '%s\n' "${chs[@]}" "${exs[@]/#ex/}" | cut -c1-2 | sed '/^$/d' | sort -u | paste -sd, -)
+  [ ${#chs[@]} = 0 ] && [ ${#exs[@]} = 0 ] && t=""
+  echo "$t"
+  printf '%s\n' "${chs[@]}" "${exs[@]}" | sed '/^$/d' | paste -sd, -
+  name=${3:-}
+  if [ -n "$name" ]; then
+    [[ $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && [ "$name" != kit ] && [ "$name" != cluster ] ||
+      die "ASSIGNMENT=$name: a name of letters, digits, '.', '_' and '-' (not kit or cluster), starting with a letter or digit"
+  elif [ ${#chs[@]} = 0 ] && [ ${#exs[@]} = 0 ]; then
+    name=all
+  else
+    name=$(printf '%s\n' "${chs[@]/#/ch}" "${exs[@]}" | sed '/^ch$/d; /^$/d' | paste -sd- -)
+  fi
+  echo "$name"
+  # Criterion's filter: every graded suite, or the selected chapters' and exercises' only
+  filter='ex*/*'
+  if [ ${#chs[@]} -gt 0 ] || [ ${#exs[@]} -gt 0 ]; then
+    filter="@($(printf '%s\n' "${chs[@]/#/ex}" "${exs[@]}" | sed '/^ex$/d; /^$/d; s/^ex[0-9][0-9]$/&_*/' | paste -sd'|' -))/*"
+  fi
+  echo "$filter"
+}
+
+# select_init CHAPTERS EXERCISES [ASSIGNMENT]: select_work into the globals ch (make's CH), sel
+# (grade.sh's selection), assignment, judge_filter, adir (the assignment's folder) and studs
+select_init() {
+  local lines
+  lines=$(select_work "$@") || exit 2
+  { IFS= read -r ch; IFS= read -r sel; IFS= read -r assignment; IFS= read -r judge_filter; } <<<"$lines"
+  adir=$out/$assignment
+  studs=$adir/students
 }
 
 # ------------------------------------------------------------------ sandbox
@@ -102,19 +167,19 @@ cut_log() {
 # ----------------------------------------------------------------- students
 # the student folders of a class folder, one name a line, in natural order (bob9 before
 # bob10); hidden folders and names with a newline are not graded: each is said on stderr and
-# listed in $out/refused.txt (shown in the class table)
+# listed in $adir/refused.txt (shown in the class table)
 class_students() {
   local d name n=0
   [ -d "$1" ] || die "no folder '$1'"
-  mkdir -p "$out"; : >"$out/refused.txt"
+  mkdir -p "$adir"; : >"$adir/refused.txt"
   while IFS= read -r -d '' d; do
     name=${d##*/}
     if [[ $name == *$'\n'* ]]; then
       printf 'grade: not graded: folder %q: a newline in a student folder name (rename it)\n' "$name" >&2
-      printf '%q\tnot graded: the folder name has a newline (rename it)\n' "$name" >>"$out/refused.txt"
+      printf '%q\tnot graded: the folder name has a newline (rename it)\n' "$name" >>"$adir/refused.txt"
     elif [[ $name == .* ]]; then
       printf 'grade: not graded: hidden folder %q (rename it without the leading dot to grade it)\n' "$name" >&2
-      printf '%q\tnot graded: a hidden folder (rename it without the leading dot)\n' "$name" >>"$out/refused.txt"
+      printf '%q\tnot graded: a hidden folder (rename it without the leading dot)\n' "$name" >>"$adir/refused.txt"
     else
       printf '%s\n' "$name"; n=$((n + 1))
     fi
@@ -137,7 +202,7 @@ exercise_of() {
 # is in it) and the skeleton runners inside it (the objects every student's build starts from).
 # Sources keep their times, so an unchanged kit rebuilds nothing.
 prepare_kit() {
-  local tmp f rel st
+  local tmp f rel st t
   mkdir -p "$kit" "$studs"
   # what an interrupted grading left behind (never a finished result)
   find "$studs" -mindepth 1 -maxdepth 1 \( -name '.new.*' -o -name '.old.*' \) -exec rm -rf {} +
@@ -164,26 +229,29 @@ prepare_kit() {
   rm -rf "$tmp" "$kit/solutions"
   # the programs themselves (make -q of a phony target always says "not up to date")
   local progs=() t
-  for t in "$kit"/tests/test_${ch:-[0-9][0-9]}_exercises.c; do
+  for t in $(printf "$kit/tests/test_%s_exercises.c " ${ch:+${ch//,/ }} ${ch:-[0-9][0-9]}); do
     [ -f "$t" ] && t=${t##*/test_} && progs+=("build/exercises/bin/runner_${t%%_*}")
   done
   if [ ${#progs[@]} -gt 0 ] && kit_make "$kit" -q "${progs[@]}" >/dev/null 2>&1 &&
      (cd "$kit" && make -q --no-print-directory BUILDROOT=build IMPL=exercises GRADING=1 ARCH="$arch" ${ch:+CH=$ch} \
-        ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "build/exercises/bin/judge${ch:+_$ch}") >/dev/null 2>&1; then
+        ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "build/exercises/bin/judge${ch:+_${ch//,/_}}") >/dev/null 2>&1; then
     echo "grade: the kit with the skeletons is built already (shared by every student): $kit"
     [ -f "$kit/build/exercises/.uses/defined" ] || (cd "$kit" && tools/grade-uses.sh record)
     [ -f "$kit/build/exercises/.includes/.stamp" ] || in_box "$kit" 600 bash tools/grade-includes.sh record
     prepare_trusted
     return
   fi
-  echo "grade: building the kit with the skeletons (shared by every student): $kit"
+  kit_build_says
   : >"$out/kit-build.log"
+  t=$(date +%s)
   # the kit's own sources (trusted, the skeletons) compile without the per-file limits
   if kit_make "$kit" -j"$nproc_" COMPILE_LIMIT= runners >>"$out/kit-build.log" 2>&1 &&
      (cd "$kit" && LC_ALL=C make --no-print-directory -j"$nproc_" BUILDROOT=build IMPL=exercises GRADING=1 ARCH="$arch" \
         ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} judge-program &&
         tools/grade-uses.sh record) >>"$out/kit-build.log" 2>&1 &&
      in_box "$kit" 600 bash tools/grade-includes.sh record >>"$out/kit-build.log" 2>&1; then
+    # this build's pace, for the next one's estimate: core-seconds per compile or link step
+    [ "${kit_steps:-0}" -gt 0 ] && echo "$(( ($(date +%s) - t) * nproc_ / kit_steps ))" >"$out/kit-build.pace"
     prepare_trusted
     return
   fi
@@ -226,6 +294,24 @@ run_speed() { # JUDGE SCRATCH DIR SEED
     timeout -k 30 "${GRADE_TEST_TIMEOUT:-3600}" "$judge" --jobs 1 --filter 'ex*/speed' >>"$dir/tests.log" 2>&1
   [ -f "$scratch/.speed-results.tsv" ] && awk -F'\t' '$2 == "speed"' "$scratch/.speed-results.tsv" >>"$scratch/.results.tsv"
   return 0
+}
+
+# what the kit build is about to do, said before it starts (it can take many minutes): the
+# chapters, how many compile and link steps (make -n), an estimate from the last build's pace on
+# this machine when there was one, and the log's path; sets kit_steps
+kit_build_says() {
+  local pace est=""
+  kit_steps=$( (cd "$kit" && LC_ALL=C make -n --no-print-directory BUILDROOT=build IMPL=exercises ARCH="$arch" \
+                 ${ch:+CH=$ch} ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} runner-programs judge-program) 2>/dev/null |
+               grep -cE '(^|/)(nvcc|gcc) ')
+  pace=$(cat "$out/kit-build.pace" 2>/dev/null)
+  if [[ $pace =~ ^[0-9]+$ ]] && [ "$kit_steps" -gt 0 ]; then
+    est="; about $(( (pace * kit_steps / nproc_ + 59) / 60 )) min at the last build's pace on these $nproc_ cores"
+  else
+    est="; no earlier build here to estimate the time from"
+  fi
+  echo "grade: building the kit with the skeletons, shared by every student: chapters ${ch:-$(cd "$kit/chapters" && echo [0-9][0-9]-* | sed 's/-[^ ]*//g')}," \
+       "the judge and the runners ($kit_steps compile and link steps$est); log: $out/kit-build.log"
 }
 
 # first compiler error about exercises/REL in LOG, as "REL:LINE: message"
@@ -440,11 +526,47 @@ check_loads() {
   done
 }
 
+# selected EXERCISE: the exercise is graded in this assignment ($sel: chapters and exercises)
+selected() {
+  local t IFS=,
+  [ -z "$sel" ] && return 0
+  for t in $sel; do [ "$t" = "$1" ] || [ "ex${t}_" = "${1:0:5}" ] && return 0; done
+  return 1
+}
+
+# place_upload REL SUBMISSION NOTES: the exercise file that a submitted file REL, not at its place
+# in exercises/, stands for, or nothing (said in NOTES).  A flat upload (Gradescope puts every file
+# at the top of the submission) is placed by its name when exactly one exercise file has it; a
+# deeper one by its end (exercises/01-copy/loadbalance.h, a zip of the folder); neither when the
+# submission has that place filled already.  Anything else is ignored, with the places it may
+# have meant.
+place_upload() {
+  local rel=$1 sub=$2 notes=$3 base=${1##*/} cands c hit="" shown
+  shown=$(printf '%s' "$rel" | tr -c '[:print:]' '?')
+  cands=$(cd "$kit/exercises" && find . -type f -name "$base" 2>/dev/null | sed 's|^\./||' | LC_ALL=C sort)
+  if [ -z "$cands" ] || [[ $base == .* ]]; then
+    printf '*\tnote\tignored %s (not an exercise file)\n' "$shown" >>"$notes"; return
+  fi
+  if [[ $rel != */* ]]; then
+    [ "$(wc -l <<<"$cands")" = 1 ] && hit=$cands
+  else
+    while IFS= read -r c; do [[ $rel == */"$c" ]] && hit=$c; done <<<"$cands"
+  fi
+  if [ -n "$hit" ] && [ -e "$sub/$hit" ]; then
+    printf '*\tnote\tignored %s (%s is submitted too; it is graded)\n' "$shown" "$hit" >>"$notes"
+  elif [ -n "$hit" ]; then
+    printf '*\tnote\ttook %s as %s\n' "$shown" "$hit" >>"$notes"
+    printf '%s\n' "$hit"
+  else
+    printf '*\tnote\tignored %s (not an exercise file; did you mean %s?)\n' "$shown" "$(paste -sd' ' - <<<"$cands" | sed 's/ / or /g')" >>"$notes"
+  fi
+}
+
 # grade_one DIR NAME: grade one student's folder; results in $studs/NAME, replaced only
 # when this grading is complete
 grade_one() {
   local sub=$1 name=$2 final=$studs/$2 dir scratch rel f t0 st=graded detail="" n
-  local files=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res seed refused=" "
+  local files=() others=() built=0 guard=${GRADE_TEST_TIMEOUT:-3600} filter judge res seed refused=" "
   t0=$(date +%s)
   mkdir -p "$studs"
   dir=$(mktemp -d "$studs/.new.XXXXXX")
@@ -455,23 +577,33 @@ grade_one() {
   while IFS= read -r -d '' f; do
     rel=${f#"$sub"/}
     if [[ $rel == *$'\n'* ]]; then
-      printf '*\tnote\tignored a file whose name has a newline\n' >>"$dir/notes.tsv"
-    elif [ -f "$kit/exercises/$rel" ] && [ -f "$f" ] && [ ! -L "$f" ]; then
-      files+=("$rel")
-      cmp -s "$f" "$kit/exercises/$rel" && continue   # the skeleton as it is: nothing to rebuild
-      cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
-    else
-      printf '*\tnote\tignored %s (not an exercise file)\n' "$(printf '%s' "$rel" | tr -c '[:print:]' '?')" >>"$dir/notes.tsv"
+      printf '*\tnote\tignored a file whose name has a newline\n' >>"$dir/notes.tsv"; continue
     fi
+    [ -f "$f" ] && [ ! -L "$f" ] || rel=""
+    [ -n "$rel" ] && [ ! -f "$kit/exercises/$rel" ] && rel=$(place_upload "$rel" "$sub" "$dir/notes.tsv")
+    [ -n "$rel" ] || continue
+    if [[ " ${files[*]} " == *" $rel "* ]]; then   # two uploads for one place: the first counts
+      printf '*\tnote\tignored %s (%s is submitted already)\n' "$(printf '%s' "${f#"$sub"/}" | tr -c '[:print:]' '?')" "$rel" >>"$dir/notes.tsv"
+      continue
+    fi
+    if ! selected "$(exercise_of "$rel")"; then   # another assignment's file: its skeleton stays
+      [[ " ${others[*]} " == *" $(exercise_of "$rel") "* ]] || others+=("$(exercise_of "$rel")")
+      continue
+    fi
+    files+=("$rel")
+    cmp -s "$f" "$kit/exercises/$rel" && continue   # the skeleton as it is: nothing to rebuild
+    cp "$f" "$scratch/exercises/$rel" && touch "$scratch/exercises/$rel"
   done < <(find "$sub" \( -type f -o -type l \) -print0 | LC_ALL=C sort -z)
+  [ ${#others[@]} = 0 ] ||
+    printf '*\tnote\tleft as the skeletons: the files of %s (not part of this assignment)\n' "$(IFS=,; echo "${others[*]}" | sed 's/,/, /g')" >>"$dir/notes.tsv"
   [ ${#files[@]} = 0 ] && { st="nothing submitted"; detail="no exercise files in the folder (the skeletons were graded)"; }
 
   build_runners
   [ $built = 1 ] && check_loads
 
   : >"$scratch/.results.tsv"
-  judge=$kit/build/exercises/bin/judge${ch:+_$ch}
-  filter='ex*/*'
+  judge=$kit/build/exercises/bin/judge${ch:+_${ch//,/_}}
+  filter=$judge_filter
   if [ $built = 1 ]; then
     # the judge (trusted, outside the sandbox) starts a sandboxed runner per test; GPU test
     # runs of parallel students take turns on the device (GRADE_GPU_LOCK)
@@ -506,7 +638,7 @@ grade_one() {
     [ -n "$e" ] && [ "$st" = graded ] && { st="crashed at load"; detail=$e; }
   fi
   [ -f "$scratch/.speed.tsv" ] && cp "$scratch/.speed.tsv" "$dir/speed.tsv"
-  GRADE_HAVE_GPU=$gpu_here GRADE_SPEED_TSV="$scratch/.speed.tsv" "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$ch" \
+  GRADE_HAVE_GPU=$gpu_here GRADE_SPEED_TSV="$scratch/.speed.tsv" "$root/tools/grade.sh" "$scratch/.results.tsv" "$root/tests/points.tsv" "$dir/results.json" "$sel" \
     "$dir/notes.tsv" "$scratch/.summary" >"$dir/table.txt" 2>&1
   [ $unsafe = 1 ] && echo "WARNING: graded without a sandbox (UNSAFE=1)" >>"$dir/table.txt"
   IFS=$'\t' read -r score max ungraded _ <"$scratch/.summary" || { score=0 max=0 ungraded=0; }
@@ -528,9 +660,9 @@ grade_one() {
 # "status<TAB>detail", says about it); then the folders that were not graded.
 write_class() { # NAMES-FILE [FUNCTION [STATE-DIR]]
   local names=$1 fn=${2:-} sdir=${3:-} name st i=0 rid
-  local txt=$out/class.txt csv=$out/class.csv js=$out/class.json tsv
+  local txt=$adir/class.txt csv=$adir/class.csv js=$adir/class.json tsv
   tsv=$(mktemp)
-  [ -f "$out/refused.txt" ] || : >"$out/refused.txt"
+  [ -f "$adir/refused.txt" ] || : >"$adir/refused.txt"
   while IFS= read -r name; do
     i=$((i + 1))
     # on a cluster, the result of the run that last graded this student, not an older one
@@ -599,7 +731,7 @@ write_class() { # NAMES-FILE [FUNCTION [STATE-DIR]]
         print q(f[1]) ",,,," q("not graded") "," q(f[2]) > csv
       }
       print "\n}" > js
-    }' "$names" "$out/refused.txt" "$tsv" >"$txt.new"
+    }' "$names" "$adir/refused.txt" "$tsv" >"$txt.new"
   mv "$txt.new" "$txt"; mv "$csv.new" "$csv"; mv "$js.new" "$js"
   rm -f "$tsv"
 }
