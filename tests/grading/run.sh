@@ -309,7 +309,7 @@ for who in early lazy staging previous copyone forge; do
   check "speed: cheat $who scores 0 on the speed test" [ "$(lb $who 'speed_[0-9]+' | grep -c ' 0/1  failed: ')" = 3 ]
 done
 check "speed: early is caught by its commitments" eval 'lb early speed_50 | grep -q "not the one it committed to"'
-check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: m=[0-9]+ R=[0-9]+"'
+check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: row_dask_balance\(nblocks=[0-9]+, nrows=[0-9]+"'
 check "speed: forge is caught before or at its reply" eval 'lb forge speed_50 | grep -qE "before the judge said go|out of step"'
 check "speed: class.csv has a column per speed test" has "$out/class.csv" '^student,.*,speed:ex01_loadbalance'
 
