@@ -5,7 +5,8 @@
 # (Criterion from a folder), NANOFLANN_DIR=dir (chapter 03's nanoflann.hpp from a
 # folder), QUICK=1 (short bench), EXP=a,b (bench experiments), N=2^24 (demo size),
 # PUBLISH=1 (bench into plots/), CPU=cached|measure|none (CPU rows of bench, demo, walk),
-# FROM=step / STEP=step / AUTO=1 (walk), SUBMISSION=dir / SUBMISSIONS=dir (grading).
+# FROM=step / STEP=step / AUTO=1 (walk), SUBMISSION=dir / SUBMISSIONS=dir, EXERCISES=exNN_a,..
+# and ASSIGNMENT=name (grading; CH=01,06 names several chapters).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -25,15 +26,24 @@ endif
 
 # ---------------------------------------------------------------- chapters
 ALL_CHAPTERS := $(sort $(patsubst chapters/%/bench.c,%,$(wildcard chapters/[0-9][0-9]-*/bench.c)))
-# CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter
+# CH=1, CH=01 and CH=01-copy (the form `make help` lists) name the same chapter; CH=01,06 names
+# several (an assignment: `make grade CH=01,06`), and the programs built for them are named
+# NN_MM (build/IMPL/bin/judge_01_06)
+comma := ,
+empty :=
+space := $(empty) $(empty)
 ifneq ($(filter -%,$(CH)),)
 $(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
 endif
-override CH := $(firstword $(subst -, ,$(CH)))
-override CH := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
+# EXERCISES=ex01_loadbalance,ex06_bitplane (grading an assignment) builds their chapters too
+CH_GIVEN := $(CH)
+EX_CH := $(foreach e,$(subst $(comma), ,$(EXERCISES)),$(patsubst ex%,%,$(firstword $(subst _, ,$e))))
+CH_IDS := $(foreach c,$(subst _, ,$(subst $(comma), ,$(CH))) $(EX_CH),$(firstword $(subst -, ,$c)))
+CH_IDS := $(sort $(foreach c,$(CH_IDS),$(if $(filter 1 2 3 4 5 6 7 8 9,$c),0$c,$c)))
+override CH := $(subst $(space),_,$(CH_IDS))
 ifneq ($(CH),)
-CHAPTERS := $(filter $(CH)-%,$(ALL_CHAPTERS))
-ifeq ($(CHAPTERS),)
+CHAPTERS := $(foreach c,$(CH_IDS),$(filter $c-%,$(ALL_CHAPTERS)))
+ifneq ($(words $(CHAPTERS)),$(words $(CH_IDS)))
 $(error CH=$(CH): no such chapter (have: $(ALL_CHAPTERS)))
 endif
 else
@@ -46,7 +56,6 @@ chid = $(firstword $(subst -, ,$1))
 # JIT-compiles it, e.g. to run the pre-Hopper code paths on a Hopper GPU), ARCH=sm_75,sm_120 (machine
 # code for each, oldest first, and the PTX of the last), ARCH=all (every architecture CUDA 13
 # compiles: one fat binary for a lab of mixed GPUs)
-comma := ,
 ARCH_ALL := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 ARCHS := $(if $(filter all,$(ARCH)),$(ARCH_ALL),$(subst $(comma), ,$(ARCH)))
 ifneq ($(words $(ARCHS)),1)
@@ -96,8 +105,15 @@ HAVE_NANOFLANN := $(shell printf '\043include <nanoflann.hpp>\n' | g++ -std=c++1
 NANOFLANN_FLAGS := $(if $(HAVE_NANOFLANN),-DKNN_HAVE_NANOFLANN $(NANOFLANN_INC))
 # host floating point: no contraction into fused multiply-adds, so host code computes what it
 # says (ISO C does this by default; GCC's C++ does not; chapter 03 compares distances bit for bit)
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -ffp-contract=off -Ireference -I$(CUDA)/include -MMD -MP $(NANOFLANN_FLAGS)
-NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -Xcompiler -ffp-contract=off -MMD -MP $(NANOFLANN_FLAGS)
+# every function and object in a section of its own, so that a program links only what it calls
+# (the runners of the grader above all: nothing that answers an exercise is in them unless called)
+# GRADING=1 (the grader's copy of the kit): dependency files list every header, system ones too
+# (the grader checks what each student file made the compiler read), and COMPILE_LIMIT (a command
+# prefix, tools/compile-limit.sh) bounds each compiler run
+DEPFLAGS := $(if $(GRADING),-MD,-MMD) -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -ffp-contract=off -ffunction-sections -fdata-sections -Ireference -I$(CUDA)/include $(DEPFLAGS) $(NANOFLANN_FLAGS)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) -Ireference -Xcompiler -Wall -Xcompiler -ffp-contract=off -Xcompiler -ffunction-sections,-fdata-sections $(DEPFLAGS) $(NANOFLANN_FLAGS)
+COMPILE_LIMIT ?=
 LDFLAGS := $(GENCODE)
 # include paths of the chapter a source belongs to (its folder's name)
 chname = $(notdir $(patsubst %/,%,$(dir $1)))
@@ -113,6 +129,19 @@ stamp = $(shell mkdir -p $(BUILD) && echo '$2' | cmp -s - $1 || echo '$2' > $1)
 $(call stamp,$(FLAGS_STAMP),$(CFLAGS) | $(NVCCFLAGS))
 $(call stamp,$(TEST_STAMP),$(CRIT_INC) | $(CRIT_LIB))
 
+# the build says what it compiles: on a terminal one short line a file ("  NVCC chapters/01-copy/s0_simple.cu"),
+# into a log (the grader, CI) the whole compiler command, which the grader's tests read; V=1 or V=0 chooses
+ifeq ($(origin V),undefined)
+V := $(if $(shell [ -t 2 ] && echo tty),0,1)
+endif
+ifeq ($(V),1)
+Q :=
+say = @:
+else
+Q := @
+say = @printf '  %-4s %s\n' '$1' '$2'
+endif
+
 # the build runs in a sub-make, in parallel unless you gave -j yourself (the
 # targets that run programs stay one after the other: `make clean all` is safe)
 PAR = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
@@ -120,13 +149,16 @@ BUILD_IN_PARALLEL = $(MAKE) --no-print-directory $(PAR)
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(TEST_INC) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(TEST_INC) -c $< -o $@
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(call chinc,$<) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(COMPILE_LIMIT) $(CC) $(CFLAGS) $(call chinc,$<) -c $< -o $@
 $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
 
 # ---------------------------------------------------------------- libraries
 # reference/ is the harness; it includes nothing from chapters/ (a chapter's
@@ -144,19 +176,21 @@ $(BUILD)/lib/lib$1.a: $$(call objs,$$($1_SRC))
 	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
 $(BUILD)/bin/ch$(call chid,$1): $(BUILD)/obj/chapters/$1/bench.o $(BUILD)/lib/lib$1.a $(KIT_LIB)
 	@mkdir -p $$(@D)
-	$(NVCC) $(LDFLAGS) -o $$@ $$^
+	$$(call say,LINK,$$@)
+	$(Q)$(NVCC) $(LDFLAGS) -o $$@ $$^
 endef
 $(foreach c,$(ALL_CHAPTERS),$(eval $(call CHAPTER_RULES,$c)))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 PROGRAMS := $(foreach c,$(CHAPTERS),$(BUILD)/bin/ch$(call chid,$c))
-TEST_SRC := tests/kit_test.c tests/kit_side.c $(if $(CH),,tests/test_00_reference.c) \
+TEST_SRC := tests/kit_test.c tests/kit_side.c tests/kit_speed.c $(if $(CH),,tests/test_00_reference.c) \
             $(foreach c,$(CHAPTERS),$(wildcard tests/test_$(call chid,$c)_*.c))
 TEST_BIN := $(BUILD)/bin/tests$(if $(CH),_$(CH))
 RESULTS := $(BUILD)/results$(if $(CH),_$(CH)).tsv
 $(TEST_BIN): $(call objs,$(TEST_SRC)) $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
 
 # ---------------------------------------------------------------- grading
 # The graded suites (tests/test_NN_exercises.c) built twice more (tests/kit_side.c,
@@ -171,16 +205,34 @@ $(BUILD)/obj/judge/tests/%.o: tests/%.c $(FLAGS_STAMP) $(TEST_STAMP) | criterion
 	$(CC) $(CFLAGS) -DKIT_SIDE=1 $(TEST_INC) -c $< -o $@
 $(BUILD)/obj/runner/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
-$(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) \
+	$(COMPILE_LIMIT) $(CC) $(CFLAGS) -DKIT_SIDE=2 -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-function $(RUNNER_INC) -c $< -o $@
+# speed tests (tests/kit_speed.c): both sides, and their device half
+SPEED_GPU_OBJ := $(BUILD)/obj/tests/kit_speed_gpu.o
+$(JUDGE_BIN): $(patsubst %,$(BUILD)/obj/judge/%.o,$(basename tests/kit_test.c tests/kit_side.c tests/kit_speed.c $(foreach c,$(CHAPTERS),$(call ex_tests,$c)))) $(SPEED_GPU_OBJ) \
               $(foreach c,$(CHAPTERS),$(BUILD)/lib/lib$c.a) $(KIT_LIB) $(TEST_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+# A runner links only what its tests call (--gc-sections), the kit's CPU answers that its CPU
+# references would call replaced by stubs that do nothing and return 0 (tests/runner-answers.tsv,
+# "wrap"), and is stripped (no symbol table to find the kit's functions by at run time); the
+# unstripped link stays in obj/runner/ for tools/runner-answers.sh, which proves that nothing
+# answering an exercise is in it.
+RUNNER_WRAP := $(shell awk -F'\t' '!/^\#/ && $$2 == "wrap" { print $$1 }' tests/runner-answers.tsv)
+$(BUILD)/obj/runner/answers_stub.c: tests/runner-answers.tsv Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from tests/runner-answers.tsv: what the runner links in place of the kit'"'"'s answers */'; \
+	  for s in $(RUNNER_WRAP); do echo "unsigned long long __wrap_$$s(void);"; \
+	    echo "unsigned long long __wrap_$$s(void) { return 0; }"; done; } >$@
+$(BUILD)/obj/runner/answers_stub.o: $(BUILD)/obj/runner/answers_stub.c $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) -c $< -o $@
 define RUNNER_RULES
 $(BUILD)/bin/runner_$(call chid,$1): $(BUILD)/obj/runner/tests/kit_side.o $(BUILD)/obj/runner/tests/test_$(call chid,$1)_exercises.o \
-                                     $(BUILD)/lib/lib$1.a $(KIT_LIB)
+                                     $(BUILD)/obj/runner/tests/kit_speed.o $(SPEED_GPU_OBJ) \
+                                     $(BUILD)/obj/runner/answers_stub.o $(BUILD)/lib/lib$1.a $(KIT_LIB)
 	@mkdir -p $$(@D)
-	$(NVCC) $(LDFLAGS) -o $$@ $$^
+	$(NVCC) $(LDFLAGS) -Xlinker --gc-sections $(foreach s,$(RUNNER_WRAP),-Xlinker --wrap=$s) \
+	  -o $(BUILD)/obj/runner/runner_$(call chid,$1) $$^
+	strip -o $$@ $(BUILD)/obj/runner/runner_$(call chid,$1)
 endef
 $(foreach c,$(ALL_CHAPTERS),$(if $(call ex_tests,$c),$(eval $(call RUNNER_RULES,$c))))
 
@@ -195,7 +247,7 @@ runner-programs: $(RUNNERS)
 	@:
 
 # ------------------------------------------------------------------ targets
-.PHONY: test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
+.PHONY: numbers test-reference test-big ratios all test grade bench plots demo walk exercises check sanitize profile tables deps deps-data criterion clean help programs testbin test-program
 
 all: ## build every chapter program (build/IMPL/bin/chNN), in parallel unless -j is given
 	@+$(BUILD_IN_PARALLEL) programs
@@ -210,40 +262,61 @@ test-program: $(TEST_BIN)
 
 test: testbin ## run the Criterion suites (GPU tests skip with a reason when there is no GPU; QUICK=1: no 2^31 contract runs; each test's line lands in BUILD/results*.tsv.progress as it ends)
 	@rm -f $(RESULTS) $(RESULTS).progress
-	KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS); exit $$st
+	@echo "make test: running $(TEST_BIN) ($(if $(CH),chapter $(CH),every chapter), IMPL=$(IMPL)$(if $(QUICK), QUICK=1))"
+	@KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress $(if $(QUICK),KIT_QUICK=1) $(TEST_BIN) --jobs $(JOBS); st=$$?; tools/summary.sh $(RESULTS) $$st; exit $$st
+
+# the harness's own suite alone (tests/test_00_reference.c: parsers, generators, options), no chapter
+REF_TEST_BIN := $(BUILD)/bin/tests_reference
+$(REF_TEST_BIN): $(call objs,tests/kit_test.c tests/kit_side.c tests/test_00_reference.c) $(KIT_LIB) $(TEST_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(LDFLAGS) -o $@ $(filter-out $(TEST_STAMP),$^) $(CRIT_LIB)
+test-reference: ## only the harness's own tests (reference/: sizes, generators, options; CPU, no chapter built)
+	@+$(BUILD_IN_PARALLEL) $(REF_TEST_BIN)
+	@$(REF_TEST_BIN) --jobs $(JOBS)
 
 test-big: testbin ## only the contract's n = 2^31 + 5 runs (main-ladder steps; needs a GPU with tens of GB; SHARD=k/m: a part; AXES="pairs=1": another shape)
-	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(if $(AXES),KIT_BIG_AXES="$(AXES)") $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS); exit $$st
+	@rm -f $(RESULTS) $(RESULTS).progress; KIT_RESULTS=$(RESULTS) KIT_PROGRESS=$(RESULTS).progress KIT_BIG_ONLY=1 $(if $(SHARD),KIT_BIG_SHARD=$(SHARD)) $(if $(AXES),KIT_BIG_AXES="$(AXES)") $(TEST_BIN) --jobs $(JOBS) --verbose --filter '*_contract/*'; st=$$?; tools/summary.sh $(RESULTS) $$st; exit $$st
 
-grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students, sandboxed (UNSAFE=1: without)
+grade: ## score the exercises (IMPL=exercises unless given); SUBMISSION=dir or SUBMISSIONS=dir [-jN or GRADE_JOBS=N] for students, sandboxed (UNSAFE=1: without); an assignment: CH=01,06 and/or EXERCISES=ex01_loadbalance,.. [ASSIGNMENT=name]
 ifneq ($(SUBMISSIONS),)
-	@$(GRADE_ENV) tools/grade-submission.sh --class "$(SUBMISSIONS)" $(if $(CH),--ch $(CH)) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
+	@$(GRADE_ENV) tools/grade-submission.sh --class "$(SUBMISSIONS)" $(GRADE_SELECT) $(if $(GRADE_JOBS),-j $(GRADE_JOBS),$(filter -j%,$(MAKEFLAGS)))
 else ifneq ($(SUBMISSION),)
-	@$(GRADE_ENV) tools/grade-submission.sh "$(SUBMISSION)" $(if $(CH),--ch $(CH))
+	@$(GRADE_ENV) tools/grade-submission.sh "$(SUBMISSION)" $(GRADE_SELECT)
 else
 	@$(MAKE) --no-print-directory IMPL=$(if $(filter command line,$(origin IMPL)),$(IMPL),exercises) grade-here
 endif
 
-.PHONY: grade-here grade-cluster test-grading
+.PHONY: grade-here grade-cluster test-grading mutants
 GRADE_ENV = CRITERION_DIR="$(if $(CRITERION_DIR),$(abspath $(CRITERION_DIR)))" $(if $(UNSAFE),GRADE_UNSAFE=$(UNSAFE))
-# your own exercises (your code, so no sandbox): a build that fails replaces results.json too
+# what an assignment grades (tools/grade-submission.sh: --ch, --exercises, --assignment)
+GRADE_SELECT = $(if $(CH_GIVEN),--ch "$(CH_GIVEN)") $(if $(EXERCISES),--exercises "$(EXERCISES)") $(if $(ASSIGNMENT),--assignment "$(ASSIGNMENT)")
+# your own exercises (your code, so no sandbox), into BUILD/grades/<assignment>/ (one folder per
+# assignment, as for a class): a build that fails replaces that results.json too
 grade-here:
-	@rm -f $(RESULTS) $(BUILD)/results.json $(BUILD)/grade-notes.tsv
-	@if ! $(MAKE) --no-print-directory testbin >$(BUILD)/grade-build.log 2>&1; then \
-	  printf '*\tbuild\t%s\n' "$$(grep -m1 -E 'error|undefined reference|multiple definition' $(BUILD)/grade-build.log | cut -c1-200) (see $(BUILD)/grade-build.log)" >$(BUILD)/grade-notes.tsv; \
-	  : >$(RESULTS); tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json "$(CH)" $(BUILD)/grade-notes.tsv; exit 1; fi
-	@KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$(BUILD)/grade.log 2>&1 || true
-	@tools/grade.sh $(RESULTS) tests/points.tsv $(BUILD)/results.json $(CH)
-
+	@set -o pipefail; a=$$(tools/grade-submission.sh --name $(GRADE_SELECT)) || exit 2; d=$(BUILD)/grades/$$a; \
+	sel="$(subst $(space),,$(CH_GIVEN)),$(EXERCISES)"; mkdir -p $$d; rm -f $(RESULTS) $$d/results.json $$d/notes.tsv; \
+	if ! $(MAKE) --no-print-directory testbin >$$d/build.log 2>&1; then \
+	  printf '*\tbuild\t%s\n' "$$(grep -m1 -E 'error|undefined reference|multiple definition' $$d/build.log | cut -c1-200) (see $$d/build.log)" >$$d/notes.tsv; \
+	  : >$(RESULTS); tools/grade.sh $(RESULTS) tests/points.tsv $$d/results.json "$$sel" $$d/notes.tsv | tee $$d/table.txt; exit 1; fi; \
+	KIT_RESULTS=$(RESULTS) $(TEST_BIN) --jobs $(JOBS) --filter 'ex*/*' >$$d/tests.log 2>&1 || true; \
+	tools/grade.sh $(RESULTS) tests/points.tsv $$d/results.json "$$sel" | tee $$d/table.txt
 grade-cluster: ## a class on Slurm, one array task (one GPU) per student: SUBMISSIONS=dir [PARTITION= TIME= GPUS= CPUS= ONLY=a,b WAIT=1 WAIT_S=]
 	@test -n "$(SUBMISSIONS)" || { echo "make grade-cluster: SUBMISSIONS=dir (one sub-folder per student)"; exit 2; }
 	@$(GRADE_ENV) tools/grade-cluster.sh "$(SUBMISSIONS)" \
-	  $(if $(CH),--ch $(CH)) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
+	  $(GRADE_SELECT) $(if $(PARTITION),--partition $(PARTITION)) $(if $(TIME),--time $(TIME)) \
 	  $(if $(GPUS),--gpus $(GPUS)) $(if $(CPUS),--cpus $(CPUS)) $(if $(ONLY),--only $(ONLY)) $(if $(WAIT),--wait) \
 	  $(if $(WAIT_S),--timeout $(WAIT_S))
 
+.PHONY: leaderboard
+leaderboard: ## the class's speed ratios per exercise, from its last grading: SUBMISSIONS=dir [NAMES=1]
+	@test -n "$(SUBMISSIONS)" || { echo "make leaderboard: SUBMISSIONS=dir (the class graded before)"; exit 2; }
+	@tools/leaderboard.sh "$(SUBMISSIONS)" $(if $(NAMES),--names)
+
 test-grading: ## end-to-end tests of the grader: a throwaway class graded here (CPU side); tests/grading/
 	@tests/grading/run.sh
+
+mutants: ## does each test catch its bug? every entry of tests/mutants.tsv applied alone to a scratch copy, its test run (ONLY=a,b: those; not in CI: minutes)
+	@tools/mutants.sh $(if $(ONLY),--only $(ONLY))
 
 # make bench: where the results go.  Without PUBLISH: BUILDROOT/bench/<gpu>/NN-topic/ (the program
 # replaces {gpu} by a slug of its GPU's name), and a merged copy of each CSV it wrote in figures/ next
@@ -347,7 +420,10 @@ exercises: ## regenerate exercises/ from solutions/ (BEGIN/END SOLUTION markers)
 check: ## exercises in sync, skeletons compile and fail, solutions score full marks, README tables current (CH=NN: that chapter's tests)
 	@CHECK_CH=$(CH) tools/check.sh
 
-tables: all ## rewrite the step tables in the chapter READMEs from the step tables
+numbers: ## verify every generated README number against its CSV, and its test (seconds; make tables fills them)
+	@tools/numbers check && tests/numbers.sh
+
+tables: all ## rewrite the step tables in the chapter READMEs from the step tables, and their generated numbers
 	@tools/tables.sh update $(CHAPTERS)
 
 APT_LOCK_TIMEOUT ?= 300

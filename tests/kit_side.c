@@ -115,6 +115,10 @@ static uint32_t wire_seq; /* messages so far in this test, both directions */
 
 static int runner_fd = -1;
 static pid_t runner_pid = -1;
+/* a speed test (kit_speed.c) talks to two runners in turn: 0 the student's ($KIT_RUNNER_DIR),
+ * 1 the trusted one built from solutions/ ($KIT_TRUSTED_DIR); the channel above is the current one */
+static struct { int fd; pid_t pid; uint32_t seq; } runner_slot[2] = {{-1, -1, 0}, {-1, -1, 0}};
+static int runner_cur;
 
 static uint64_t mix64(uint64_t z)
 {
@@ -131,8 +135,34 @@ uint64_t kit_seed(uint64_t x)
     return x ^ mix64(strtoull(s, NULL, 0));
 }
 
-/* the runner and everything it started go when this test process ends */
+static void stop_current(void);
+void kit_runner_select(int which)
+{
+    runner_slot[runner_cur].fd = runner_fd;
+    runner_slot[runner_cur].pid = runner_pid;
+    runner_slot[runner_cur].seq = wire_seq;
+    runner_cur = which;
+    runner_fd = runner_slot[which].fd;
+    runner_pid = runner_slot[which].pid;
+    wire_seq = runner_slot[which].seq;
+}
+
+int kit_runner_fd(void)
+{
+    return runner_fd;
+}
+
+/* the runners and everything they started go when this test process ends */
 static void stop_runner(void)
+{
+    const int cur = runner_cur;
+    kit_runner_select(1 - cur);
+    stop_current();
+    kit_runner_select(cur);
+    stop_current();
+}
+
+static void stop_current(void)
 {
     if (runner_pid > 0) {
         kill(-runner_pid, SIGKILL);
@@ -148,7 +178,7 @@ static void stop_runner(void)
 static void start_runner(void)
 {
     const struct criterion_test *t = criterion_current_test;
-    const char *dir = getenv("KIT_RUNNER_DIR"), *box = getenv("KIT_SANDBOX"), *log = getenv("KIT_RUNNER_LOG");
+    const char *dir = getenv(runner_cur ? "KIT_TRUSTED_DIR" : "KIT_RUNNER_DIR"), *box = getenv("KIT_SANDBOX"), *log = getenv("KIT_RUNNER_LOG");
     char path[4096], ch[3] = {0};
     int sv[2];
     pid_t pid;
@@ -190,7 +220,7 @@ static void start_runner(void)
     close(sv[1]);
     runner_fd = sv[0];
     runner_pid = pid;
-    atexit(stop_runner);
+    if (runner_slot[0].pid < 0 && runner_slot[1].pid < 0) atexit(stop_runner);
 }
 
 /* why the runner stopped answering, for the test's message */
@@ -265,6 +295,14 @@ static void wire_fail(const char *what)
     _exit(3);
 }
 
+/* the judge closed the channel: it has what it needs, or it stopped the test (its verdict, not
+ * this line, is the result) */
+static void wire_closed(void)
+{
+    fprintf(stderr, "runner: the judge ended the test at message %u\n", wire_seq);
+    _exit(3);
+}
+
 void kit_xchg(int dir, void *ptr, size_t bytes)
 {
     wire_hdr h;
@@ -273,13 +311,13 @@ void kit_xchg(int dir, void *ptr, size_t bytes)
         h.seq = wire_seq++;
         h.bytes = bytes;
         if (write_all(WIRE_FD, &h, sizeof h) != 0 || write_all(WIRE_FD, ptr, bytes) != 0)
-            wire_fail("the judge went away");
+            wire_closed();
         return;
     }
-    if (read_all(WIRE_FD, &h, sizeof h) != 0) wire_fail("the judge went away");
+    if (read_all(WIRE_FD, &h, sizeof h) != 0) wire_closed();
     if (h.magic != WIRE_MAGIC || h.seq != wire_seq || h.bytes != bytes) wire_fail("out of step with the judge");
     wire_seq++;
-    if (read_all(WIRE_FD, ptr, bytes) != 0) wire_fail("the judge went away");
+    if (read_all(WIRE_FD, ptr, bytes) != 0) wire_closed();
 }
 
 /* the runner's half of kit_expect_step (the judge's is in kit_test.c): take the judge's shape,

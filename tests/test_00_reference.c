@@ -17,9 +17,10 @@ Test(ch00_reference, parse_sizes)
     static const struct { const char *s; size_t n; } good[] = {
         {"0", 0},          {"1000", 1000},    {"2^24", 1u << 24}, {"2^20+7", (1u << 20) + 7},
         {"2^10-1", 1023},  {"1<<20", 1u << 20}, {"3<<4", 48},     {"16M", 16u << 20},
-        {"4k", 4096},
+        {"4k", 4096},      {"2^4-16", 0},     {"2^20-1048576", 0}, {"1<<3-8", 0},
+        {"2^62+0", 1ull << 62},
     };
-    static const char *const bad[] = {"", "x", "2^", "3^4", "2^99", "12q", "-5", "2^4-100", "1<<",
+    static const char *const bad[] = {"", "x", "2^", "3^4", "2^99", "12q", "-5", "2^4-100", "2^4-17", "1<<",
                                         "17179869184G", "2^64", "1<<70", "2^62+18446744073709551615",
                                         "18446744073709551616", "99999999999999999999M"};
     char msg[KIT_MSG];
@@ -642,4 +643,186 @@ Test(ch00_reference, gpu_probe_explains_itself)
         cr_assert(strncmp(why, "no CUDA device", 14) == 0, "reason: %s", why);
     else
         cr_assert_eq(why[0], '\0');
+}
+
+/* ------------------------------------------------ the generators, value for value */
+
+/* SplitMix64 written out again, apart from kit_rand64: the tests below pin every generator to
+ * the words it must write, so a generator that skips a word or draws from a smaller pool fails
+ * here even though every check that reads its buffer would agree with it */
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z;
+    *s += 0x9E3779B97F4A7C15ull;
+    z = *s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+Test(ch00_reference, rand64_is_splitmix64)
+{
+    /* the published first outputs of SplitMix64 from state 0 */
+    static const uint64_t want[3] = {0xE220A8397B1DCDAFull, 0x6E789E6AA1B965F4ull, 0x06C45D188009454Full};
+    uint64_t st = 0, mine = 0;
+    int k;
+    for (k = 0; k < 3; k++) cr_assert_eq(kit_rand64(&st), want[k], "output %d of state 0", k);
+    for (st = 12345, mine = 12345, k = 0; k < 1000; k++) cr_assert_eq(kit_rand64(&st), splitmix(&mine));
+}
+
+Test(ch00_reference, uniform_writes_every_word)
+{
+    static const size_t sizes[] = {0, 1, 2, 5, 6, 4099};
+    static uint32_t a[4100];
+    size_t k, i;
+    for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        const size_t n = sizes[k];
+        uint64_t st = 77 + k, r = 0;
+        for (i = 0; i < 4100; i++) a[i] = 0xA5A5A5A5u;
+        kit_fill_u32(a, n, KIT_UNIFORM, 77 + k);
+        for (i = 0; i < n; i++) {
+            /* two words per draw, low half first; an odd n's last word has a draw of its own */
+            if (i % 2 == 0) r = splitmix(&st);
+            const uint32_t w = (i % 2 == 0) ? (uint32_t)r : (uint32_t)(r >> 32);
+            cr_assert_eq(a[i], w, "uniform n=%zu: word %zu is %08x, want %08x", n, i, a[i], w);
+        }
+        cr_assert_eq(a[n], 0xA5A5A5A5u, "uniform n=%zu wrote past its end", n);
+    }
+}
+
+Test(ch00_reference, every_pattern_pinned)
+{
+    enum { N = 4099 };
+    static uint32_t a[N];
+    uint32_t pool[16], v, step;
+    unsigned seen = 0;
+    uint64_t st;
+    size_t i;
+    int k;
+
+    kit_fill_u32(a, N, KIT_FEW_UNIQUE, 9); /* 16 values drawn first, then an index per word */
+    st = 9;
+    for (k = 0; k < 16; k++) pool[k] = (uint32_t)splitmix(&st);
+    for (i = 0; i < N; i++) {
+        const unsigned j = (unsigned)(splitmix(&st) & 15u);
+        cr_assert_eq(a[i], pool[j], "few-unique word %zu", i);
+        seen |= 1u << j;
+    }
+    cr_assert_eq(seen, 0xFFFFu, "few-unique at n = %d uses every one of its 16 values", N);
+
+    kit_fill_u32(a, N, KIT_IDENTICAL, 4);
+    st = 4;
+    v = (uint32_t)splitmix(&st);
+    for (i = 0; i < N; i++) cr_assert_eq(a[i], v, "identical word %zu", i);
+
+    kit_fill_u32(a, N, KIT_LOW_ENTROPY, 3); /* the AND of three draws per word */
+    st = 3;
+    for (i = 0; i < N; i++) {
+        const uint64_t x = splitmix(&st), y = splitmix(&st), z = splitmix(&st);
+        cr_assert_eq(a[i], (uint32_t)(x & y & z), "low-entropy word %zu", i);
+    }
+
+    kit_fill_u32(a, N, KIT_SORTED, 9); /* a walk of steps in [0, step] from 0 */
+    st = 9;
+    step = (uint32_t)(0xFFFFFFFFull / (N + 1));
+    for (i = 0, v = 0; i < N; i++) {
+        v += (uint32_t)(splitmix(&st) % (2ull * step + 1)) / 2u;
+        cr_assert_eq(a[i], v, "sorted word %zu", i);
+    }
+    kit_fill_u32(a, N, KIT_REVERSE, 9); /* the same walk, written from the end */
+    st = 9;
+    for (i = 0, v = 0; i < N; i++) {
+        v += (uint32_t)(splitmix(&st) % (2ull * step + 1)) / 2u;
+        cr_assert_eq(a[N - 1 - i], v, "reverse word %zu", N - 1 - i);
+    }
+
+    kit_fill_u32(a, N, KIT_ALTERNATING, 9);
+    for (i = 0; i < N; i++) cr_assert_eq(a[i], (i & 1) ? 0xFFFFFFFFu : 0u, "alternating word %zu", i);
+}
+
+Test(ch00_reference, permutation_pinned)
+{
+    enum { N = 1000 };
+    static uint32_t p[N], q[N];
+    uint64_t st = 5;
+    size_t i;
+    /* Fisher-Yates from the end: position i - 1 swaps with a draw modulo i */
+    for (i = 0; i < N; i++) q[i] = (uint32_t)i;
+    for (i = N; i > 1; i--) {
+        const size_t j = (size_t)(splitmix(&st) % i);
+        const uint32_t t = q[i - 1];
+        q[i - 1] = q[j];
+        q[j] = t;
+    }
+    kit_permutation(p, N, 5);
+    for (i = 0; i < N; i++) cr_assert_eq(p[i], q[i], "permutation position %zu", i);
+}
+
+/* ------------------------------------------------------- the options' bounds */
+
+/* a chapter program with the toy ladder (its axis k in [1, 32]) and no experiment: `bench --exp
+ * none` stops at the experiment's name once every option was taken, so an accepted value says
+ * "unknown experiment" and a refused one its range, and nothing runs */
+static const kit_ladder *const toy_ladders[] = {&toy_ladder};
+static const kit_chapter toy_chapter = {"99", "99-toy", "toy", toy_ladders, 1, NULL, 0, 1000, 1};
+
+/* kit_chapter_main(toy, "ch99", args..., NULL) with its stderr in err; its exit status */
+static int toy_main(char *err, size_t len, const char *a0, const char *a1, const char *a2)
+{
+    char *argv[8] = {"ch99", "bench", "--exp", "none", (char *)a0, (char *)a1, (char *)a2, NULL};
+    int argc = 4, saved, rc;
+    FILE *f = tmpfile();
+    size_t got;
+    cr_assert(f);
+    while (argc < 7 && argv[argc]) argc++;
+    fflush(stderr);
+    saved = dup(2);
+    dup2(fileno(f), 2);
+    rc = kit_chapter_main(&toy_chapter, argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    got = fread(err, 1, len - 1, f);
+    err[got] = '\0';
+    fclose(f);
+    return rc;
+}
+
+Test(ch00_reference, every_option_bound)
+{
+    /* each bounded option of `bench` and its documented range (reference/cli.c) */
+    static const struct { const char *flag; int lo, hi; } opt[] = {
+        {"--reps", 1, 1000}, {"--warmup", 0, 100}, {"--max-log2", 10, 34}, {"--k", 1, 32},
+    };
+    char err[4096], v[32];
+    size_t k;
+    int d;
+    for (k = 0; k < sizeof opt / sizeof *opt; k++) {
+        const int axis = !strcmp(opt[k].flag, "--k");
+        for (d = 0; d < 4; d++) {
+            const int x = d == 0 ? opt[k].lo - 1 : d == 1 ? opt[k].lo : d == 2 ? opt[k].hi : opt[k].hi + 1;
+            const int ok = d == 1 || d == 2;
+            int rc;
+            snprintf(v, sizeof v, "%d", x);
+            rc = toy_main(err, sizeof err, opt[k].flag, v, NULL);
+            cr_assert_eq(rc, 2, "bench %s %s: exit %d", opt[k].flag, v, rc);
+            if (ok)
+                cr_assert(strstr(err, "unknown experiment 'none'") != NULL, "bench %s %s refused: %s", opt[k].flag,
+                          v, err);
+            else if (axis)
+                cr_assert(strstr(err, "want a number in [1, 32]") != NULL, "bench %s %s accepted: %s", opt[k].flag,
+                          v, err);
+            else {
+                char range[64];
+                snprintf(range, sizeof range, "from %d to %d", opt[k].lo, opt[k].hi);
+                cr_assert(strstr(err, range) != NULL, "bench %s %s accepted or misworded: %s", opt[k].flag, v, err);
+            }
+        }
+        /* not a whole number, and no value at all */
+        cr_assert_eq(toy_main(err, sizeof err, opt[k].flag, "3x", NULL), 2);
+        cr_assert(strstr(err, "unknown experiment") == NULL, "bench %s 3x accepted: %s", opt[k].flag, err);
+        cr_assert_eq(toy_main(err, sizeof err, opt[k].flag, NULL, NULL), 2);
+        cr_assert(strstr(err, "unknown experiment") == NULL, "bench %s with no value accepted: %s", opt[k].flag, err);
+    }
 }

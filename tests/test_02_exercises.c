@@ -49,7 +49,10 @@ Test(ex02_sklansky, scan_random_maps)
         rs_affine want[8];
         KIT_JUDGE rs_cpu_scan_affine(v[k], want, 8, 0);
         for (i = 0; i < 8; i++)
-            cr_assert(affine_eq(got[k][i], want[i]), "trial %d, v[%d] = (%u, %u), want (%u, %u)", k, i,
+            cr_assert(affine_eq(got[k][i], want[i]),
+                      "sklansky_scan8(v) on random maps (trial %d of seed %llu; v[0] was (%u, %u), v[%d] was "
+                      "(%u, %u)): v[%d] = (%u, %u), want (%u, %u)",
+                      k, (unsigned long long)KIT_SEED(2024), v[k][0].a, v[k][0].b, i, v[k][i].a, v[k][i].b, i,
                       got[k][i].a, got[k][i].b, want[i].a, want[i].b);
     }
 }
@@ -71,7 +74,9 @@ Test(ex02_sklansky, scan_keeps_the_order)
     }
     KIT_FROM_RUNNER(got, sizeof got);
     for (i = 0; i < 8; i++)
-        cr_assert(affine_eq(got[i], want[i]), "v[%d] = (%u, %u), want (%u, %u): is the earlier map on the left?",
+        cr_assert(affine_eq(got[i], want[i]),
+                  "sklansky_scan8(v) on v[j] = (2j + 3, j*j + 7): v[%d] = (%u, %u), want (%u, %u): is the earlier "
+                  "map on the left?",
                   i, got[i].a, got[i].b, want[i].a, want[i].b);
 }
 
@@ -89,8 +94,11 @@ Test(ex02_sklansky, reduce_random_maps)
     for (k = 0; k < TRIALS; k++) {
         rs_affine want[8];
         KIT_JUDGE rs_cpu_scan_affine(v[k], want, 8, 0);
-        cr_assert(affine_eq(got[k], want[7]), "trial %d: (%u, %u), want (%u, %u)", k, got[k].a, got[k].b,
-                  want[7].a, want[7].b);
+        cr_assert(affine_eq(got[k], want[7]),
+                  "sklansky_reduce8(v) on random maps (trial %d of seed %llu; v[0] = (%u, %u), v[7] = (%u, %u)): "
+                  "(%u, %u), want (%u, %u)",
+                  k, (unsigned long long)KIT_SEED(7), v[k][0].a, v[k][0].b, v[k][7].a, v[k][7].b, got[k].a,
+                  got[k].b, want[7].a, want[7].b);
     }
 }
 
@@ -176,4 +184,65 @@ Test(ex02_block_scan, large_and_patterns)
         if (strcmp(inputs4[p], "zeros") == 0) continue; /* a stub would pass on zeros */
         kit_expect_n(&rs_scan_ladder, S2, (1u << 24) + 1, inputs4[p], p);
     }
+}
+
+/* ------------------------------------------------------------ speed tests */
+
+#include "kit_speed.h"
+
+/* ex02_sklansky's speed: an input is SK_GROUPS runs of eight maps, its output their inclusive scans */
+enum { SK_GROUPS = 1 << 14 };
+
+static void sk_fill(void *in, uint64_t seed)
+{
+    rs_affine *v = in;
+    size_t g;
+    for (g = 0; g < SK_GROUPS; g++) random_maps(v + 8 * g, &seed);
+}
+
+static int sk_run(const void *in, void *out, void *stream)
+{
+    rs_affine *v = out;
+    size_t g;
+    (void)stream;
+    memcpy(out, in, SK_GROUPS * 8 * sizeof *v);
+    for (g = 0; g < SK_GROUPS; g++) sklansky_scan8(v + 8 * g);
+    return 0;
+}
+
+static int sk_check(const void *in, const void *out, char *why, size_t len)
+{
+    const rs_affine *v = in, *got = out;
+    size_t g;
+    int i;
+    for (g = 0; g < SK_GROUPS; g++) {
+        rs_affine want[8] = {{0}}; /* the runner never checks: KIT_JUDGE leaves it as it is */
+        KIT_JUDGE rs_cpu_scan_affine(v + 8 * g, want, 8, 0);
+        for (i = 0; i < 8; i++)
+            if (!affine_eq(got[8 * g + i], want[i])) {
+                snprintf(why, len, "run %zu, v[%d] = (%u, %u), want (%u, %u)", g, i, got[8 * g + i].a,
+                         got[8 * g + i].b, want[i].a, want[i].b);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static const kit_speed_spec sk_speed = {
+    .exercise = "ex02_sklansky",
+    .reference = "the solution's sklansky_scan8",
+    .unit = "maps",
+    .where = KIT_SPEED_CPU,
+    .in_bytes = SK_GROUPS * 8 * sizeof(rs_affine),
+    .out_bytes = SK_GROUPS * 8 * sizeof(rs_affine),
+    .items = SK_GROUPS * 8,
+    .floor_bytes = 2 * SK_GROUPS * 8 * sizeof(rs_affine), /* read once, written once */
+    .fill = sk_fill,
+    .run = sk_run,
+    .check = sk_check,
+};
+
+Test(ex02_sklansky, speed, .timeout = KIT_CPU_TIMEOUT)
+{
+    kit_speed_test(&sk_speed);
 }

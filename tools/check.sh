@@ -4,11 +4,13 @@
 #   2. the untouched skeletons compile, and none of their graded tests passes
 #      (GPU tests may only skip, with a reason, when there is no GPU);
 #   3. the solutions score full marks on every graded test that can run here;
-#   4. the step tables in the READMEs match the programs' step tables, the documents' numbers in
+#   4. the step tables in the READMEs match the programs' step tables, every generated number
+#      matches its CSV and the converted files hold no other (tools/numbers, tests/numbers.sh), the documents' numbers in
 #      reference/published/ are well formed (tools/check-published.sh), and tools/ratios and
 #      tools/csvtable.sh keep the runs of two GPUs in one CSV apart;
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
-#      with the skeletons (nothing passes) and with the solutions (full marks), a random seed.
+#      with the skeletons (nothing passes) and with the solutions (full marks), a random seed; and
+#      no runner links anything that answers an exercise (tools/runner-answers.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
@@ -29,7 +31,7 @@ fi
 # CHECK_CH=NN (make CH=NN check): that chapter's test program and graded tests only
 ch=${CHECK_CH:-}
 # graded tests of points.tsv: "suite::test"
-graded=$(awk -F'\t' -v ch="$ch" 'NR > 1 && (ch == "" || substr($1, 3, 2) == ch) { print $1 }' tests/points.tsv)
+graded=$(awk -F'\t' -v ch="$ch" 'NR > 1 && $3 != "speed" && (ch == "" || substr($1, 3, 2) == ch) { print $1 }' tests/points.tsv)
 status_of() { # results.tsv test -> status<TAB>message
   awk -F'\t' -v k="$2" '$1 "::" $2 == k { print $3 "\t" $4; found = 1 } END { if (!found) print "missing\t" }' "$1"
 }
@@ -102,12 +104,18 @@ if make --no-print-directory BUILDROOT="$broot" IMPL=exercises judge runners >"$
     tally "$impl" "$res" "judge + $([ "$impl" = exercises ] && echo skeleton || echo solution) runner"
     say "judge + $impl runners: $npass graded tests pass, $nskip skipped (no GPU)"
   done
+  # nothing that answers an exercise is linked into a runner (tests/runner-answers.tsv)
+  if tools/runner-answers.sh "$broot/exercises" >"$tmp/answers.log" 2>&1; then
+    say "the runners hold none of the kit's answers (tests/runner-answers.tsv)"
+  else bad "a runner holds an answer:"; cat "$tmp/answers.log"; fi
 else
   bad "the judge or the runners do not build"; tail -n 30 "$tmp/build-judge.log"
 fi
 
 # 4
 if tools/tables.sh check; then say "README step tables match the step tables"; else bad "README tables are stale (run: make tables)"; fi
+if tools/numbers check; then say "every generated number matches its CSV (tools/numbers)"; else bad "README numbers differ from their CSVs or have none (run: make tables; the lines above say where)"; fi
+if tests/numbers.sh >"$tmp/numbers-test.log" 2>&1; then say "$(tail -n 1 "$tmp/numbers-test.log")"; else bad "tests/numbers.sh"; cat "$tmp/numbers-test.log"; fi
 if tools/check-published.sh >/dev/null; then say "the documents' numbers (reference/published) are well formed"; else bad "reference/published: tools/check-published.sh"; fi
 # a CSV with the runs of two GPUs: a ratio and a table never mix them (made here, known answers)
 {

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# csvtable.sh CSV LOG2 [LOG2 ...] - a markdown table of a sweep CSV at sizes 2^LOG2: one
+# csvtable.sh CSV LOG2 [LOG2 ...] [h200|h100] - a markdown table of a sweep CSV at sizes 2^LOG2: one
 # row per step, GB/s and percent of the copy bandwidth measured in the same run
 # (FAILED/ERROR rows say so), on the CSV's first input; a table per GPU when the CSV holds
-# runs of several (the gpu column).  Columns are found by header name.  Used by tools/tables.sh.
+# runs of several (the gpu column); h200 (or h100) among the arguments: that GPU's table only.  Columns are found by header name.  Used by tools/tables.sh.
 set -euo pipefail
 csv=${1:?usage: csvtable.sh CSV LOG2 [LOG2 ...]}
 shift
 [ -f "$csv" ] || { echo "(no $csv yet: run make bench)"; exit 0; }
-awk -F, -v sizes="$*" -v file="$csv" '
+# h200 or h100 among the sizes: that GPU's table only (h200, the kit's reference GPU, as tools/numbers reads it)
+ref= sizes=
+for a in "$@"; do
+  case $a in h200) ref='NVIDIA H200' ;; h100) ref='NVIDIA H100 80GB HBM3' ;; *) sizes+=" $a" ;; esac
+done
+awk -F, -v sizes="$sizes" -v file="$csv" -v ref="$ref" '
   NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  ref != "" && $c["gpu"] != ref { next }
   {
     g = $c["gpu"]
     if (!(g in gseen)) { gseen[g] = 1; gorder[++ng] = g }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# grade-cluster.sh DIR [--ch NN] [--partition P] [--time T] [--gpus N] [--cpus N]
-#                      [--only NAME,...] [--wait [--timeout S]]
+# grade-cluster.sh DIR [--ch NN,..] [--exercises exNN_a,..] [--assignment NAME] [--partition P]
+#                      [--time T] [--gpus N] [--cpus N] [--only NAME,...] [--wait [--timeout S]]
 # (every student's code is built and run in the sandbox on its node: tools/sandbox.sh)
 # Grade a class (DIR: one sub-folder per student) on a Slurm cluster:
 #   1. one job builds the kit with the skeletons (the shared build), on a node
@@ -10,6 +10,8 @@
 #   3. a job that runs when every task has ended (afterany) merges the class
 #      table; a student whose task was killed (time limit, node failure,
 #      scancel) or never ran is shown as such, never as 0 points.
+# --ch, --exercises and --assignment select what is graded and where the results go, as for
+# grade-submission.sh (BUILDROOT/grades/<assignment>/).
 # --only re-runs those students alone; the merge keeps everyone else's results.
 # Nothing is deleted up front: a student's folder is replaced when their new
 # grading is complete, and the table shows only results of this run (an older
@@ -30,7 +32,9 @@ usage() { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
 if [ "${1:-}" = --prepare ] || [ "${1:-}" = --task ] || [ "${1:-}" = --merge ]; then
   mode=$1 run=${2:?}
   . "$run/env"
-  out=$(dirname "$run") kit=$(dirname "$run")/kit studs=$(dirname "$run")/students
+  out=$(dirname "$run") kit=$(dirname "$run")/kit
+  rerun_sel="${ch:+ CH=$ch}${exercises:+ EXERCISES=$exercises} ASSIGNMENT=$assignment"
+  select_init "$ch" "$exercises" "$assignment"
   export GRADE_RUN_ID=$run_id
   [ "$mode" = --merge ] || sandbox_init
 fi
@@ -52,7 +56,7 @@ job_state() { # JOBID LOG
 # status <TAB> detail of a student with no result (write_class asks)
 missing_status() {
   local name=$1 job log st rerun
-  rerun="re-run alone: make grade-cluster SUBMISSIONS=$class ONLY=$name"
+  rerun="re-run alone: make grade-cluster SUBMISSIONS=$class$rerun_sel ONLY=$name"
   if [ -f "$run/kit.failed" ]; then
     printf 'not run\tthe kit did not build on the cluster (%s)' "$(ls "$run"/logs/kit-*.log 2>/dev/null | tail -n1)"; return
   fi
@@ -89,17 +93,19 @@ case ${mode:-} in
   exit 0;;
 --merge)
   write_class "$run/students.txt" missing_status "$run/state"
-  cat "$out/class.txt"
+  cat "$adir/class.txt"
   date +%s >"$run/merged"
   exit 0;;
 esac
 
 # --------------------------------------------------------------- submitting
-ch="" class="" only="" wait=0 timeout=86400
+ch="" exercises="" assignment="" class="" only="" wait=0 timeout=86400
 partition=${GRADE_PARTITION:-} time=${GRADE_TIME:-30} gpus=${GRADE_GPUS:-1} cpus=${GRADE_CPUS:-4}
 while [ $# -gt 0 ]; do
   case $1 in
     --ch) ch=${2:-}; shift; shift;;
+    --exercises) exercises=${2:-}; shift; shift;;
+    --assignment) assignment=${2:-}; shift; shift;;
     --partition) partition=${2:-}; shift; shift;;
     --time) time=${2:-}; shift; shift;;
     --gpus) gpus=${2:-}; shift; shift;;
@@ -116,7 +122,8 @@ done
 [ -n "$class" ] || usage
 [ -d "$class" ] || die "no folder '$class'"
 class=$(cd "$class" && pwd)
-ch=$(norm_ch "$ch") || exit 2
+ch_given=$ch   # the jobs select again from what was given (select_init sets ch to make's CH)
+select_init "$ch" "$exercises" "$assignment"
 command -v sbatch >/dev/null || die "sbatch not found: grade-cluster needs a Slurm submit host (make grade SUBMISSIONS=... grades on this machine)"
 [[ $gpus =~ ^[0-9]+$ ]] || die "--gpus $gpus: not a number"
 [[ $cpus =~ ^[1-9][0-9]*$ ]] || die "--cpus $cpus: not a number of CPUs (CPUS=N)"
@@ -148,7 +155,8 @@ class_students "$class" >"$run/students.new"
 mv "$run/students.new" "$run/students.txt"
 run_id=$(date +%s).$$
 {
-  printf 'class=%q\nch=%q\nrun_id=%q\n' "$class" "$ch" "$run_id"
+  printf 'class=%q\nrun_id=%q\n' "$class" "$run_id"
+  printf 'ch=%q\nexercises=%q\nassignment=%q\n' "$ch_given" "$exercises" "$assignment"
   printf 'GRADE_UNSAFE=%q\n' "${GRADE_UNSAFE:-0}"
   printf 'ARCH=%q\nCRITERION_DIR=%q\n' "${ARCH:-}" "${CRITERION_DIR:-}"
   printf 'GRADE_TEST_TIMEOUT=%q\n' "${GRADE_TEST_TIMEOUT:-}"
@@ -197,7 +205,7 @@ merge=$(sbatch "${common[@]}" "${extra[@]}" --cpus-per-task=1 --job-name=grade-m
 merge=${merge%%;*}
 printf 'prep=%s\narray=%s\nmerge=%s\n' "${prep%%;*}" "$array" "$merge" >"$run/jobs"
 echo "grade-cluster: ${#names[@]} students: kit job ${prep%%;*}, array job $array ($idx), merge job $merge"
-echo "grade-cluster: the class table will be in $out/class.txt (logs: $run/logs/)"
+echo "grade-cluster: assignment $assignment (${sel:-every exercise}): the class table will be in $adir/class.txt (logs: $run/logs/)"
 [ $wait = 1 ] || exit 0
 
 t0=$(date +%s)
@@ -225,4 +233,4 @@ while [ ! -f "$run/merged" ]; do
     exit 1
   fi
 done
-cat "$out/class.txt"
+cat "$adir/class.txt"

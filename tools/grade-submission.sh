@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# grade-submission.sh DIR [--ch NN]                  grade one student's exercises folder
-# grade-submission.sh --class DIR [--ch NN] [-j N]   every sub-folder of DIR (one per student)
+# grade-submission.sh DIR [--ch NN,..] [--exercises exNN_a,..] [--assignment NAME]
+# grade-submission.sh --class DIR [the same] [-j N]   every sub-folder of DIR (one per student)
+# grade-submission.sh --name [--ch ..] [--exercises ..] [--assignment ..]   the assignment's folder name
 #
+# --ch and --exercises select what is graded (an assignment; nothing: every exercise): the
+# chapters' exercises and the exercises named; the maximum is theirs.  Each assignment has its
+# folder, BUILDROOT/grades/<assignment>/ (--assignment, else named after the selection: ch01,
+# ch01-ch06, ex01_loadbalance-ex06_bitplane, all), so grading one never replaces another's.
 # DIR mirrors exercises/ (NN-topic/<file>); only files that exist in exercises/
-# are taken.  Students' code is untrusted: it is compiled and run only inside the
+# are taken; a file at the top of DIR (a flat upload) counts as the exercise file of
+# its name when exactly one has it.  Students' code is untrusted: it is compiled and run only inside the
 # sandbox (tools/sandbox.sh, bubblewrap; UNSAFE=1 / GRADE_UNSAFE=1 grades without
 # it and says so), and scored by the judge, which never runs it (docs/grading.md).
 # The kit is built once with the skeletons (BUILDROOT/grades/kit); each student is
@@ -13,16 +19,21 @@
 # reason, the others are still graded.  A kernel that crashes or hangs fails its
 # own tests only.  Students run N at a time (-j, default: the number of cores);
 # with a GPU here, their test runs take turns on it.  Results:
-# BUILDROOT/grades/students/<student>/ and, for a class,
-# BUILDROOT/grades/class.{txt,csv,json}.
+# BUILDROOT/grades/<assignment>/students/<student>/ and, for a class,
+# BUILDROOT/grades/<assignment>/class.{txt,csv,json}.
 set -uo pipefail
 . "$(dirname "$0")/grade-lib.sh"
-usage() { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
-ch="" class=0 jobs=${GRADE_JOBS:-} target=""
+usage() { sed -n '2,4p' "$0" | sed 's/^# //'; exit 2; }
+ch="" exercises="" assignment="" class=0 jobs=${GRADE_JOBS:-} target="" name_only=0
 while [ $# -gt 0 ]; do   # options before or after the folder
   case $1 in
     --ch) ch=${2:-}; shift; shift;;
     --ch=*) ch=${1#*=}; shift;;
+    --exercises) exercises=${2:-}; shift; shift;;
+    --exercises=*) exercises=${1#*=}; shift;;
+    --assignment) assignment=${2:-}; shift; shift;;
+    --assignment=*) assignment=${1#*=}; shift;;
+    --name) name_only=1; shift;;
     --class) class=1; shift;;
     -j) jobs=${2:-}; shift; shift;;
     -j*) jobs=${1#-j}; shift;;
@@ -31,12 +42,13 @@ while [ $# -gt 0 ]; do   # options before or after the folder
     *) [ -z "$target" ] || die "one folder only (got '$target' and '$1')"; target=$1; shift;;
   esac
 done
+select_init "$ch" "$exercises" "$assignment"
+[ $name_only = 1 ] && { echo "$assignment"; exit 0; }
 [ -n "$target" ] || usage
 [ -d "$target" ] || die "no folder '$target'"
 target=$(cd "$target" && pwd)
-ch=$(norm_ch "$ch") || exit 2
 sandbox_init
-mkdir -p "$out"
+mkdir -p "$out" "$adir"
 # one grading at a time per BUILDROOT (they share the kit build)
 if command -v flock >/dev/null; then
   exec 9>"$out/.lock"
@@ -47,6 +59,7 @@ if [ $class = 0 ]; then
   prepare_kit || exit 1
   name=$(basename "$target")
   [[ $name == *$'\n'* ]] && die "a newline in the folder name: rename the folder"
+  echo "grade: assignment $assignment (${sel:-every exercise})"
   grade_one "$target" "$name"
   echo "== $name"
   cat "$studs/$name/table.txt"
@@ -56,7 +69,7 @@ if [ $class = 0 ]; then
   exit 0
 fi
 
-list=$out/class-students.txt
+list=$adir/class-students.txt
 class_students "$target" >"$list"
 [ -s "$list" ] || die "no student folders to grade in '$target' (one sub-folder per student)"
 nst=$(wc -l <"$list")
@@ -74,7 +87,7 @@ export GRADE_MAKE_JOBS=${GRADE_MAKE_JOBS:-$per} GRADE_TEST_JOBS=${GRADE_TEST_JOB
 export GRADE_TEST_JOBS=${GRADE_TEST_JOBS:-$per}
 t0=$(date +%s)
 prepare_kit || exit 1
-echo "grade: $nst students, $jobs at a time${ch:+, chapter $ch}${gpu_lock:+, GPU test runs one at a time}"
+echo "grade: assignment $assignment (${sel:-every exercise}): $nst students, $jobs at a time${gpu_lock:+, GPU test runs one at a time}"
 while IFS= read -r name; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
   (
@@ -87,5 +100,5 @@ done <"$list"
 wait
 write_class "$list"
 echo
-cat "$out/class.txt"
-echo "class: $out/class.{txt,csv,json}; per student: $studs/<student>/ ($(( $(date +%s) - t0 )) s in all)"
+cat "$adir/class.txt"
+echo "class: $adir/class.{txt,csv,json}; per student: $studs/<student>/ ($(( $(date +%s) - t0 )) s in all)"

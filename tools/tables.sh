@@ -6,6 +6,7 @@
 # and the measured tables drawn from committed CSVs (tools/csvtable.sh):
 #   <!-- measured:begin CSV LOG2 [LOG2...] --> ... <!-- measured:end -->
 #   (CSV is the file's base name in plots/NN-topic/)
+# and, on update, every <!--n ...--> number and <!-- tried:begin --> table (tools/numbers fill)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
@@ -81,4 +82,6 @@ for c in "${all_chapters[@]}"; do
   rows+="| [$id](chapters/$c/README.md) | $summary | ${exercises:-none} |"$'\n'
 done
 apply README.md chapters < <(printf '| chapter | topic | ladder | exercises |\n|---|---|---|---|\n%s' "$rows")
+# the inline numbers and "tried" tables of every README (make check verifies them: tools/numbers check)
+[ "$mode" = update ] && { tools/numbers fill || status=1; }
 exit $status

@@ -6,12 +6,12 @@
  * Why it is faster: 4x fewer memory instructions per byte, and with 2048
  * resident threads x 16 bytes an SM keeps 32 KB of loads in flight, which is
  * what HBM3e needs (bandwidth x latency is several MB across 132 SMs).
- * What the `hopper` experiment showed on an H200: once accesses are 16 bytes
- * wide, occupancy already supplies enough bytes in flight; batching more
- * vectors per thread only makes blocks coarser and the last wave longer, so
- * the best setting is 256 threads x 1 vector, and cache hints change nothing.
- * What still limits it: DRAM itself, and at n = 2^24 (a 35 us kernel) the
- * ramp-up and the last partial wave, which cudaMemcpy pays as well.
+ * Why 256 threads x 1 vector: once accesses are 16 bytes wide, occupancy
+ * already supplies enough bytes in flight; more vectors per thread only make
+ * blocks coarser and the last wave longer (the `hopper` experiment; README,
+ * "s6 - Hopper" and "What else we tried").
+ * What still limits it: DRAM itself, and at mid sizes the ramp-up and the last
+ * partial wave, which cudaMemcpy pays as well (README, "The bar").
  * Alignment (any 4-byte aligned in and out): the host picks one kernel per
  * launch.  Both 16-byte aligned: the kernel above, unchanged.  Both equally
  * misaligned (in % 16 == out % 16): the same kernel from the first 16-byte

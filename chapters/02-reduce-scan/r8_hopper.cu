@@ -7,7 +7,7 @@
  * partial sums go to scratch, and the last block to finish (an atomic ticket
  * after a __threadfence) adds them up in a fixed order.  One kernel, plus a
  * 4-byte cudaMemsetAsync of the ticket.
- * Why it is faster: a warp moves 512 bytes per load instruction (4x r6), with
+ * Why it is faster: a warp moves 512 bytes per load instruction (four times r6), with
  * TBS x UNROLL x 16 bytes in flight per block; there is no second kernel launch,
  * and the input is read exactly once (4n bytes, like CUB's DeviceReduce).  The
  * float result is deterministic: every block's range and the final order are

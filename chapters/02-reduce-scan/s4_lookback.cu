@@ -17,7 +17,10 @@
  * in both directions, and a tile rarely waits: its predecessors have usually
  * published at least their aggregates by the time it has scanned its own data.
  * What still limits it: the look-back is a chain through L2 (latency), and the
- * transposes cost shared-memory bandwidth and a little occupancy.
+ * transposes cost shared-memory bandwidth and a little occupancy.  Where CUB is
+ * ahead (README, "The bar: against CUB"): below one whole tile the only tile
+ * takes the checked element-by-element path, and at 2^22 .. 2^24 the last wave
+ * of one-tile blocks is poorly filled.
  * Alignment (in and out aligned to their element, 4 or 8 bytes): the host picks
  * one instantiation per launch (MODE).  Both 16-byte aligned: the kernel as
  * described (M_ALIGNED, unchanged code).  Otherwise the tiles are laid on a grid

@@ -7,7 +7,7 @@
  * CUB's fastest offsets); larger ones 64-bit.  The prototypes, the affine type
  * and its operator are the chapter's own.
  *
- * Scratch contract (issue 11).  scratch_bytes(n) is the allotment: the largest
+ * Scratch contract.  scratch_bytes(n) is the allotment: the largest
  * answer of CUB's size query at n over every type and mode the yardstick
  * serves, and over pointers of several alignments (NULL, and dummies 1, 2, 3
  * elements past a 16-byte boundary; none is dereferenced).  A run never lets

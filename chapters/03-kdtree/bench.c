@@ -71,7 +71,7 @@ static cudaError_t exp_knn8(kit_bench *b) { return dims_sweep(b, "k=8 all=0"); }
 static cudaError_t exp_knn32(kit_bench *b) { return dims_sweep(b, "k=32 all=0"); }
 static cudaError_t exp_allknn(kit_bench *b) { return dims_sweep(b, "k=8 all=1"); }
 
-/* the issue's bars: 10^6 points and 10^6 queries in 3D, QNN and kNN k=8, uniform and clustered
+/* the chapter's bars: 10^6 points and 10^6 queries in 3D, QNN and kNN k=8, uniform and clustered
  * points (uniform queries), with the CPU rows (nanoflann on one core); then the build of 10^7
  * points (GPU build vs the CPU build rows) */
 static const size_t hundred_k[] = {100000}, million[] = {1000000}, ten_million[] = {10000000};
@@ -176,7 +176,7 @@ static const kit_experiment experiments[] = {
     {"knn8", "kNN k=8 vs n, 2D/3D/4D", exp_knn8},
     {"knn32", "kNN k=32 vs n, 2D/3D/4D", exp_knn32},
     {"allknn", "All-kNN k=8 vs n, 2D/3D/4D", exp_allknn},
-    {"bars", "the issue's bars: 10^6 3D QNN and kNN k=8 on uniform and clustered points vs nanoflann; "
+    {"bars", "the chapter's bars: 10^6 3D QNN and kNN k=8 on uniform and clustered points vs nanoflann; "
              "build of 10^7 points",
      exp_bars},
     {"inputs", "every named input at 10^6, kNN k=8, 3D (real clouds when installed), nanoflann's CPU rows",

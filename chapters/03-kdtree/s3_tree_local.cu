@@ -8,13 +8,12 @@
  *     distance, and only when the current k-th best does not already trim it (at most one entry
  *     per depth: KNN_STACK = 32 entries; the proof is in knn_tree.cuh); a popped entry is tested
  *     again against the k-th best, which may have shrunk since;
- *   - a node is one float4 (the document's __align__ node, +37% on its GPU): one 16-byte load
+ *   - a node is one float4 (the document's __align__ node, which its section 7.5 found faster): one 16-byte load
  *     through the read-only path instead of dim scalar loads; the point's index lives in its own
  *     array and is loaded only when the distance can enter the k best (d2 <= the k-th best).
  * Why it should be faster: fewer and wider loads per node, half the stack traffic (the near child
- * is never pushed), no shared-memory occupancy limit.  Measured on an H200 (n = m = 10^6, 3D
- * uniform) it is not: 0.95 ms for QNN against s2's 0.46, 2.07 against 1.22 for kNN k = 8 (the
- * README's ladder table).  The likely cause, not yet profiled: ptxas gives the kernel 28 registers
+ * is never pushed), no shared-memory occupancy limit.  Measured, it is slower than s2 on Hopper
+ * (the README's ladder table, section s3).  The likely cause, not yet profiled: ptxas gives the kernel 28 registers
  * and a 256-byte stack frame, so an SM holds 2048 threads, and at 10^6 points (20 levels, up to
  * 160 live bytes of stack each) their stacks alone can exceed the SM's 256 KB of L1 + shared
  * memory, which also caches the node loads: pushes and pops fall through to L2.  s2's stack has
@@ -23,10 +22,9 @@
  * What still limits it: the queries are walked in input order, so the 32 lanes of a warp follow 32
  * unrelated paths (a warp costs the union of them); the local stack is memory traffic (8 B per
  * push and pop, L1 hits mostly).  For the same reason, likely, s3 and s4 have no k bucket 4 (the
- * other steps do): on an H100 (n = m = 10^6, 3D uniform) s3 took 11% longer with KB = 4 than with
- * KB = 8 at k = 2 and 4, s4 4 - 11% longer, while s5 .. s7 (no stack) took 13 - 17% less; KB = 4
- * needs 30 registers instead of 38, so 2048 threads fit an SM instead of 1536, and more stacks
- * share L1.
+ * other steps do): with a local stack, KB = 8 measured faster than KB = 4 at k = 2 and 4, while the
+ * stackless steps gain from KB = 4; KB = 4 needs fewer registers, so more threads fit an SM and
+ * more stacks share L1.
  * Keeps (knn.h): as s2. */
 #include "knn_tree.cuh"
 

@@ -4,8 +4,8 @@
  * orders the queries along a Morton curve over the points' bounding box (knn_morton.cuh: a code
  * per query, a counting sort of the codes' buckets - atomic histogram, the shared single-pass
  * exclusive scan of reference/blocks/scan_u32.cuh, atomic scatter of the query indices), then
- * thread t answers query perm[t] and writes to that query's own slots.  The document saw +4-5%
- * from All-NN queries in tree order; the reason is the same here, and larger on a GPU with wide
+ * thread t answers query perm[t] and writes to that query's own slots.  The document saw a small gain
+ * from All-NN queries in tree order (its section 7.5); the reason is the same here, and larger on a GPU with wide
  * warps: a warp's 32 queries now lie in one small patch of space, so its lanes walk nearly the
  * same nodes (less divergence, the same node loads served once from L1).
  * Cost: three small kernels and one scan over 2^(b dim) buckets per query run (b per axis from m,

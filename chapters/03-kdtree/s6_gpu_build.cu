@@ -49,9 +49,9 @@
  *   G = 2^(lloc - 1) (0 when lloc = 0), M = 2^lloc, lloc = the first level whose largest subtree
  *   has <= S6_LOCAL_MAX nodes.
  * Work: for 10^7 points lloc = 14 global levels (each reads the points 4 times 16 B and moves them
- * once, 20 B in and out: ~100 B per point per level, ~14 GB in all, ~5 ms of DRAM traffic on an
- * H100) and ~10 local levels of O(size^2) rank counting (~1.2e10 compare-adds); ~130 launches.
- * Target (README): 10^7 3D points in <= 100 ms, >= 10x the CPU build.
+ * once, 20 B in and out: ~100 bytes per point per level, ~1.4e10 bytes in all) and ~10 local levels
+ * of O(size^2) rank counting (~1.2e10 compare-adds); ~130 launches.
+ * Target: the README's bars (the build of 10^7 3D points).
  * Why it is faster: the build is parallel over points at every level, and nothing crosses PCIe.
  * What still limits it: four reads of the points per global level (only one key per point is
  * needed: a per-axis key array would read 4 B instead of 16 B), the quadratic local sort, and

@@ -33,18 +33,15 @@
  * points are scanned as contiguous runs.  What it costs: 32 bytes of box per node of the top Lb
  * levels (~4 bytes per point with leaves of 8 .. 16 points), a box load and a clamped distance per
  * child test, and leaf scans that test points a plane-trimmed walk might have skipped.
- * What still limits it: the tree's geometry.  Host replays (one core, 10^6 points, uniform
- * queries, against nanoflann with leaves of 10): on uniform points and on 100 blobs of sigma 0.01
- * this walk does nanoflann's work (1.0x its time; s5: 1.2x - 2.3x); on 10 tight blobs (sigma
- * 0.003) s5's plane-trimmed walk costs 47x nanoflann's time and this one 7.6x (k = 1) / 3.1x
- * (k = 8).  The walk is not the problem: with the final k-th distance known from the start (an
- * oracle) it enters only 2 - 5% fewer nodes.  Median splits along a cyclic axis cut a tight
+ * What still limits it: the tree's geometry.  Replayed on the host against nanoflann, this walk
+ * does about nanoflann's work on uniform points and loose blobs, but on tight blobs it takes several
+ * times nanoflann's time (s5's plane-trimmed walk far more), and an oracle that knows the final k-th
+ * distance from the start enters only a few nodes fewer: the walk is not the problem.  Median splits along a cyclic axis cut a tight
  * blob's sparse tail into long boxes that reach far out, and a far query's ball touches many of
- * them; nanoflann splits at the middle of the widest side, which isolates the tails.  Measured on
- * an H200 (10^6 3D points, kNN 8): 18x s6 on 32 blobs, yet 3x its own time on uniform points; on
- * `collinear` (points on one line) only 3.7x s6 and 34x nanoflann on one core (357x .. 4006x on
- * the other inputs) - two levels in three split on a constant coordinate, where equal keys go
- * to either side in no spatial order, so (the likely cause) sibling boxes overlap on the line.
+ * them; nanoflann splits at the middle of the widest side, which isolates the tails.  On
+ * `collinear` (points on one line; the README's Inputs section) two levels in three split on a
+ * constant coordinate, where equal keys go to either side in no spatial order, so (the likely cause)
+ * sibling boxes overlap on the line.
  * The next step is such a data-adaptive tree (explicit child links, e.g. a radix tree over Morton
  * codes with bucket leaves; a plain Z-order BVH with fixed leaves was tried on the host and is
  * worse: Z-ranges that straddle cells make huge boxes).  Also: one thread per query.

@@ -9,9 +9,9 @@
  * (192-thread blocks, 6 KB of shared memory each).
  * What still limits it: collisions inside a warp remain.  Lanes whose bytes
  * fall in the same bank but different bins wait for each other (uniform data
- * averages about 3.5 lanes per bank); the document measured this method from
- * 43.6 GB/s (linear data, no collisions) down to 0.48 GB/s (all zeros) on a
- * GTX 580.  Speed is data dependent by design. */
+ * averages about 3.5 lanes per bank).  Speed is data dependent by design (the
+ * document's GTX 580 numbers and ours: README, "The documents' claims beside
+ * ours"). */
 #include "hist_common.cuh"
 
 #define S2_WARPS 6

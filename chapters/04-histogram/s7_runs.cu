@@ -19,12 +19,12 @@
  * The block adds its copies into one partial histogram and hist_finish adds the partials:
  * integer sums, exact and the same whatever order the atomics ran in.
  * Why it is faster: on Hopper a warp's shared-memory atomic costs one pass per distinct address
- * in the busiest bank (equal addresses merge), which is why CUB runs at 2.16 TB/s on uniform
- * bytes and 3.0 to 3.6 TB/s on images and zeros.  With lane copies every atomic is one pass on
+ * in the busiest bank (equal addresses merge), which is why CUB is slower on uniform bytes
+ * than on images and zeros (README, "The bars").  With lane copies every atomic is one pass on
  * every input, images and uniform alike (32 bytes per SM clock, twice s6's ceiling), the loads
  * are 16 bytes with several in flight (CUB loads 4 bytes at a time), and flat data (zeros, flat image
  * regions) needs no atomics at all.  On the synthetic images runs are short (their pixels carry
- * noise: 9-13% of the bytes equal their predecessor), so there the copies do the work.
+ * noise: about one byte in ten equals its predecessor), so there the copies do the work.
  * Not atomic-free, and data-dependent by design like CUB: how many atomics a warp issues depends
  * on the runs in the data, and with fewer copies so do the bank conflicts.  The atomic-free
  * steps s3 .. s6 remain the data-independent ones.

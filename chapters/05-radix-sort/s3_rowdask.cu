@@ -34,7 +34,7 @@
  * The row order makes a block's 16 runs start exactly where the previous block's runs
  * of the same digits ended, so partly written sectors are completed while still in L2;
  * and the data blocks are large (1024 keys in the ladder step: Brown's Table 9.8
- * coalescing model gives 68% at 1024, 81% at 2048, before any L2 merging).
+ * coalescing model rates 2048 above 1024, before any L2 merging).
  * What still limits it: 4-bit digits mean 8 passes (8 x 3n words of traffic, 8 x 5n with
  * values); four block barriers per data block and a single-warp stage (the warp totals'
  * scan) between two of them, so throughput leans on several resident blocks per SM; the
@@ -48,7 +48,7 @@
  * nWork <= 8, the warp totals are widened before they are added up, and nWork > 8 scans
  * 16-bit fields); single-warp steps use __syncwarp, not lock-step (the document assumes
  * a warp needs no synchronisation, untrue since Volta).  Table 9.11's best Titan pair is
- * (nWarps, nWork) = (4, 8) (835.34 M pairs/s; the text says (3, 8)).
+ * (nWarps, nWork) = (4, 8) (the text says (3, 8)).
  *
  * Limits: 32-bit keys (u32, i32, f32), n <= RADIX_MAX_N; keys and values at any 4-byte
  * address (scalar, warp-contiguous accesses only); stable; scratch = alternate key and

@@ -8,7 +8,7 @@
  * Layout.  A tile is TBS threads x ROWS rows x 4 flags.  Warp w owns the contiguous chunk
  * [w * ROWS * 128, (w+1) * ROWS * 128) of the tile; row k of that chunk is 128 flags, and
  * lane l holds its word l: flags 128k + 4l .. 128k + 4l + 3.  Why this layout: the output
- * (4 bytes per flag) is 80% of the traffic, and with it the lane's four offsets of one
+ * (4 bytes per flag) is four fifths of the traffic, and with it the lane's four offsets of one
  * row are one 16-byte store and the warp's store of a row is 512 contiguous bytes; the
  * loads are 4 bytes per lane, still 128 contiguous bytes per warp instruction.
  *

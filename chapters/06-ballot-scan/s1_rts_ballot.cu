@@ -5,10 +5,10 @@
  * a ballot and one POPC per warp replace the five-step 32-bit warp scan, and only the
  * (at most 16) warp counts go through a 32-bit warp scan in shared memory.
  * Why it is faster: fewer instructions and barriers per flag, less shared memory per block.
- * What still limits it: the same 6n bytes and narrow accesses as s0.  The kernels mostly
- * wait on memory, so the gain is what the documents report for large binary prefix sums
- * (a few percent), not the 24% of a scan that stays on chip.  Memory, not arithmetic, is
- * the next thing to fix. */
+ * What still limits it: the same 6n bytes and narrow accesses as s0.  The gain over s0
+ * is far larger than the few percent the documents report for large binary prefix sums:
+ * s0's 32-bit primitives, not memory, bound it (README, "Reproduction").  Now memory,
+ * not arithmetic, is the next thing to fix. */
 #include "ballot_rts.cuh"
 
 #define S1_TBS 512

@@ -11,8 +11,8 @@
  * relaxed GPU-scope atomics (ld/st.relaxed.gpu), so a reader never sees one without the
  * other and no fence is needed (the look-back lives in reference/blocks/lookback.cuh,
  * shared with chapters 05 and 07).  The descriptors and the counter are zeroed by one
- * cudaMemsetAsync per run (8 bytes per tile of 32768 flags: under 0.01% of the traffic,
- * under 0.1% even for the smallest tile of the tuning table).
+ * cudaMemsetAsync per run (8 bytes per tile of 32768 flags, whose flags and offsets are
+ * 163840 bytes; still a negligible share for the smallest tile of the tuning table).
  * Why it is faster: the flags are read once - 5n bytes instead of 6n - and a tile waits
  * only for its predecessors' counts, which they publish before their own look-back.
  * What still limits it: DRAM bandwidth, almost all of it on the 4-byte offsets; the

@@ -1,8 +1,7 @@
 /* tile_sums.cu - the middle pass of the reduce-then-scan steps s0..s2: an exclusive scan,
  * in place, of the per-tile counts, by one block that walks them 4096 at a time with a
  * running carry (block scan from shuffle warp scans).  It reads and writes 8 bytes per
- * tile: at 4096 flags per tile (24576 bytes in the other two passes), about 0.03% of the
- * traffic. */
+ * tile: at 4096 flags per tile, against 24576 bytes in the other two passes. */
 #include "ballot.h"
 #include "blocks/ballot_block.cuh"
 #include "kit_cuda.cuh"

@@ -4,14 +4,13 @@
  * the current tile (compact_single_pass.cuh's tile layout, loads and packed row scans), issues the
  * loads of the next tile, and only then waits for the current tile's look-back and writes it.
  * Why it should be faster: in s6 a block that waits for its look-back (and for its ticket) has no
- * loads in flight, and a new block starts only when one retires; s1, which never waits, reads 1 GiB
- * at 3.2 TB/s on an H100, against 1.8-2.0 TB/s for s6 at p = 0.  Here the next tile's loads overlap
+ * loads in flight, and a new block starts only when one retires; s1, which never waits, reads the
+ * same input faster than s6 at p = 0 (the README, section s7).  Here the next tile's loads overlap
  * the wait, the ticket's round trip overlaps the current tile's loads, and there are two block
  * barriers per tile instead of three.  The ticket keeps the deadlock argument of s6: a block waits
  * only on tiles numbered below its current one, and the tiles it has taken but not yet published are
  * all numbered above its current one, so the lowest current tile of all blocks always makes progress.
- * Measured, it is not: on the H100 at 2^28 and p = 0.5 it takes 0.87-0.89 ms where s6 takes 0.76-0.81
- * (its best table row, 256 x 32 at 4 blocks per SM, 0.77).  Two tiles live in registers at once (the
+ * Measured, it is not (the README's section s7 and its table of what else was tried).  Two tiles live in registers at once (the
  * next one's loads and the current one's values), which costs resident blocks, and a block cannot
  * start its next tile's stores before its current look-back ends, so the chain still sets the pace.
  * s8 goes back to one tile per block and attacks the ticket and the occupancy instead.

@@ -5,17 +5,15 @@
  * 6144-element tile as s6's 384 x 16); __launch_bounds__(256, 6), which holds value output to 40
  * registers, 4 bytes spilled (6 x 8 warps resident, where s6's 39 registers at 384 threads leave room for 4 x 12).
  * Why it is faster: every block starts loading at once instead of after its ticket, a third more
- * loads are in flight per warp, and a barrier involves 8 warps instead of 12.  The H100 tuning table
- * (the single_pass experiment) shows the parts: at 2^28 and p = 0.5, values out, 384 x 16 with the
- * ticket takes 0.81 ms, 256 x 24 with the ticket 0.75, the same capped to 6 blocks 0.70, and this
- * step 0.69, against 0.71 for CUB's DeviceSelect::If.
+ * loads are in flight per warp, and a barrier involves 8 warps instead of 12.  The tuning table
+ * (the single_pass experiment, the README's section s8) measures each of the three changes.
  * The price: blockIdx order is safe only because the GPU starts blocks in increasing index order, so a
  * block that waits on a lower tile waits on a block that has started.  The CUDA programming model does
  * not promise that order (CUB's single-pass kernels rely on it all the same); s6's ticket needs no
  * such assumption.
  * What still limits it: the look-back is still a chain (a tile waits for its slowest recent
  * predecessor to publish), and a block holds its registers while it waits; at p = 0, with nothing to
- * write, it reads at about 2.2 TB/s where s1, which never waits, reads at 3.2. */
+ * write, it reads slower than s1, which never waits. */
 #include "compact_single_pass.cuh"
 
 extern "C" const char compact_s8_param[] = "tbs=256 items=24 (6 x 16-byte loads) tile=blockIdx blocks/SM=6 (launch bounds)";

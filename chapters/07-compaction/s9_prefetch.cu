@@ -9,15 +9,12 @@
  * barriers (256 + 32 threads, capped to 5 blocks per SM).
  * Why it is faster: s8 is bound by its blocks' lifetimes, not by DRAM.  A resident block loads its tile
  * and then waits on the look-back with its registers holding the values; with every resident block
- * waiting, few loads are in flight (s8 reads at about 2.1 TB/s on the H100, where s1, which never
- * waits, reads at 3.2).  The prefetches keep DRAM streaming through those waits, and the walk, started
- * early, overlaps the tile's load latency instead of following it.  H100, 2^28, values out (the
- * single_pass table, 2026-11-27): p = 0.1 takes 0.445 ms (s8 0.563, the prefetch alone 0.476, the
- * walker alone 0.551; CUB 0.555); p = 1 0.727 ms (s8 0.859, the prefetch alone 0.742, the walker alone
- * 0.884; CUB 0.903).  The distance: half a residency ahead took 0.441 / 0.782 ms, a quarter 0.457 /
- * 0.721, a whole residency 0.480 / 1.095 (the lines wait too long in L2 and are evicted before use).
+ * waiting, few loads are in flight (at p = 0 s8 reads slower than s1, which never waits).  The prefetches keep DRAM streaming through those waits, and the walk, started
+ * early, overlaps the tile's load latency instead of following it.  The README's section s9 has
+ * the single_pass table's rows for each part alone and for the other prefetch distances (a whole
+ * residency ahead is too far: the lines wait in L2 long enough to be evicted before use).
  * What still limits it: the look-back is still a chain of tiles, and below a third of a residency of
- * tiles (220 tiles, 1.4 M elements, on an H100) no tile is that far ahead, so a small input gets only
+ * tiles (a few hundred tiles on an H100 or H200) no tile is that far ahead, so a small input gets only
  * the early walk. */
 #include "compact_single_pass.cuh"
 

@@ -203,6 +203,153 @@ sed -i 's|    const uint64_t base = nblocks / nrows;|    { static int rt_forked;
   "$class/forkwait/01-copy/loadbalance.h"
 sed -i 's|#include <stdint.h>|#include <stdint.h>\n#include <unistd.h>|' "$class/forkwait/01-copy/loadbalance.h"
 
+# 13. the load probe's and the runner's descriptors: every open descriptor above 3 that is a file
+# gets a line and loses its lock (the grader's own lock, fd 9, when it is passed on)
+mk fdlock; cp "$S"/* "$class/fdlock/01-copy/"
+cat >>"$class/fdlock/01-copy/s1_block_dask.cu" <<'EOF'
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+__attribute__((constructor)) static void rt_fds(void)
+{
+    for (int fd = 4; fd < 1024; fd++) {
+        struct stat s;
+        if (fstat(fd, &s) != 0) continue;
+        flock(fd, LOCK_UN);
+        if (S_ISREG(s.st_mode)) { const char m[] = "rt-attack\n"; if (write(fd, m, sizeof m - 1) < 0) {} }
+    }
+}
+EOF
+
+# 14. memory for the sandbox as a whole: four children each touch up to 768 MB and hold it 2 s
+# (the parent sums what the ones that lived to the end held, in runner.log); /tmp and /var/tmp
+# filled up to 1 GB each
+mk memhog; cp "$S"/* "$class/memhog/01-copy/"
+cat >>"$class/memhog/01-copy/s1_block_dask.cu" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+__attribute__((constructor)) static void rt_hog(void)
+{
+    enum { KIDS = 4, STEP = 64, MAX = 768 };
+    volatile int *held = (volatile int *)mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int k, st, total = 0, tmp = 0;
+    pid_t kid[KIDS];
+    if (held == MAP_FAILED) return;
+    for (k = 0; k < KIDS; k++)
+        if ((kid[k] = fork()) == 0) {
+            for (int mb = STEP; mb <= MAX; mb += STEP) {
+                char *p = (char *)malloc((size_t)STEP << 20);
+                if (!p) break;
+                memset(p, 1, (size_t)STEP << 20);
+                held[k] = mb;
+            }
+            sleep(2); /* all four hold theirs at once */
+            _exit(0);
+        }
+    for (k = 0; k < KIDS; k++)
+        if (kid[k] > 0 && waitpid(kid[k], &st, 0) == kid[k] && WIFEXITED(st) && WEXITSTATUS(st) == 0) total += held[k];
+    for (const char *d = "/tmp/rt-fill", *e = "/var/tmp/rt-fill"; d; d = d == e ? 0 : e) {
+        FILE *f = fopen(d, "w");
+        static char buf[1 << 20];
+        int mb = 0;
+        memset(buf, 7, sizeof buf);
+        while (f && mb < 1024 && fwrite(buf, 1, sizeof buf, f) == sizeof buf && fflush(f) == 0) mb++;
+        if (f) fclose(f);
+        tmp += mb;
+    }
+    fprintf(stderr, "rt-mem held %d MB at once; rt-tmp wrote %d MB\n", total, tmp);
+}
+EOF
+
+# 15. a compile that never ends: doubling macros (the compiler's time and memory, per file);
+# the CPU exercise is right, in a file of its own
+mk bomb; cp "$S"/loadbalance.h "$class/bomb/01-copy/"; cp "$X"/s1_block_dask.cu "$class/bomb/01-copy/"
+{
+  echo '#define RT_B0 x+'
+  for i in $(seq 1 40); do echo "#define RT_B$i RT_B$((i - 1)) RT_B$((i - 1))"; done
+  echo 'static int rt_bomb(int x) { return RT_B40 0; }'
+} >>"$class/bomb/01-copy/s1_block_dask.cu"
+
+# 16. a flood of compiler output (a header included by three objects): build.log is cut
+mk flood; cp "$S"/* "$class/flood/01-copy/"
+for i in $(seq 1 12000); do echo "#warning rt-flood line $i: the compiler says this for every object that includes this header"; done \
+  >>"$class/flood/01-copy/loadbalance.h"
+
+# 17. the runner reads its own symbol table (/proc/self/exe) and calls the kit's answer to
+# ex01_loadbalance (kit_part_start) without naming it in any object
+mk selfexe; cp "$X"/* "$class/selfexe/01-copy/"
+cat >"$class/selfexe/01-copy/loadbalance.h" <<'EOF'
+#ifndef LOADBALANCE_H
+#define LOADBALANCE_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include "kit.h"
+typedef size_t (*rt_part_fn)(size_t, int, int);
+static uintptr_t rt_base(void) /* where the program is loaded: the first line of /proc/self/maps */
+{
+    unsigned long long a = 0;
+    FILE *m = fopen("/proc/self/maps", "r");
+    if (m) { if (fscanf(m, "%llx", &a) != 1) a = 0; fclose(m); }
+    return (uintptr_t)a;
+}
+static rt_part_fn rt_find(void)
+{
+    static rt_part_fn f;
+    static int done;
+    if (done) return f;
+    done = 1;
+    FILE *e = fopen("/proc/self/exe", "rb");
+    if (!e) return 0;
+    fseek(e, 0, SEEK_END);
+    long n = ftell(e);
+    char *b = (char *)malloc((size_t)n);
+    fseek(e, 0, SEEK_SET);
+    if (!b || fread(b, 1, (size_t)n, e) != (size_t)n) { fclose(e); return 0; }
+    fclose(e);
+    Elf64_Ehdr *h = (Elf64_Ehdr *)b;
+    Elf64_Shdr *sh = (Elf64_Shdr *)(b + h->e_shoff);
+    uintptr_t base = h->e_type == ET_DYN ? rt_base() : 0;
+    for (int s = 0; s < h->e_shnum; s++) {
+        if (sh[s].sh_type != SHT_SYMTAB) continue;
+        Elf64_Sym *sy = (Elf64_Sym *)(b + sh[s].sh_offset);
+        const char *str = b + sh[sh[s].sh_link].sh_offset;
+        for (size_t k = 0; k < sh[s].sh_size / sizeof *sy; k++)
+            if (strcmp(str + sy[k].st_name, "kit_part_start") == 0 && sy[k].st_value)
+                f = (rt_part_fn)(base + sy[k].st_value);
+    }
+    return f;
+}
+static inline KIT_HD void row_dask_balance(uint64_t nblocks, uint32_t nrows, uint32_t row, uint64_t *start,
+                                           uint64_t *count)
+{
+    *start = 0; *count = 0;
+#ifndef __CUDA_ARCH__
+    rt_part_fn f = rt_find();
+    if (!f) return;
+    *start = f(nblocks, (int)row, (int)nrows);
+    *count = f(nblocks, (int)row + 1, (int)nrows) - *start;
+#endif
+}
+#endif
+EOF
+
+# 18. CUB reached through spellings a text filter does not read as CUB (the GPU file; the CPU
+# exercise is right): each must be refused
+for v in 'cccl/cub/cub.cuh' 'cuda/../cub/cub.cuh' 'thrust/../cub/cub.cuh' 'nv/../cub/cub.cuh'; do
+  n=cub_$(printf '%s' "$v" | tr -c 'a-z' '_' | sed 's/__*/_/g; s/_cub_cuh$//'); mk "$n"; cp "$S"/* "$class/$n/01-copy/"
+  sed -i "s|^#include \"copy.h\"|&\n#include <$v>|" "$class/$n/01-copy/s1_block_dask.cu"
+  grep -qF "<$v>" "$class/$n/01-copy/s1_block_dask.cu"
+done
+
 # 12. names: the grader's own words, quotes, a backslash, a tab, a newline, a dot, natural order
 for n in kit students cluster 'a"b\c' $'tab\tname' bob9 bob10; do mk "$n"; done
 cp "$S"/loadbalance.h "$class/kit/01-copy/"

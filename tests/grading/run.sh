@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # tests/grading/run.sh - end-to-end tests of the grader (make test-grading).
 #
-# Builds a throwaway class in a temporary folder (a solutions copy, compile
-# errors in a CPU and a GPU file, two link errors, a wrong answer, an infinite
-# loop, an empty folder) and grades it for real with chapter 01, plus one
-# compile error in chapter 02; checks each student's status, the tables and
+# The parts that need no build first (units.sh).  Builds a throwaway class in a
+# temporary folder (a solutions copy, compile errors in a CPU and a GPU file, two
+# link errors, a wrong answer, an infinite loop, an empty folder) and grades it for
+# real with chapter 01, plus one compile error in chapter 02; an assignment of two
+# exercises of chapters 01 and 06 (a solutions copy, a flat Gradescope-style upload),
+# which later gradings leave in place; the judge against misbehaving runners and the
+# secret seed (judge.sh); the red team (redteam.sh); students with several failures
+# and misplaced uploads (students.sh); checks each student's status, the tables and
 # results.json.  Works with and without a GPU (the expected totals follow).
 # Its own BUILDROOT (BUILDROOT/test-grading), so your grades are untouched.
 # PASS/FAIL lines, then "N passed, N failed".  About 5 minutes on 2 cores.
@@ -17,14 +21,20 @@ case $broot in /*) ;; *) broot=$repo/$broot;; esac
 export BUILDROOT=$broot/test-grading
 out=$BUILDROOT/grades
 unset SUBMISSION SUBMISSIONS CH GRADE_JOBS MAKEFLAGS MFLAGS
-pass=0 fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-has() { grep -qE -- "$2" "$1"; }       # FILE REGEX
-hasnt() { ! grep -qE -- "$2" "$1"; }
+export GRADE_SPEED=0   # speed tests only in their own class below (tests/grading/speed.sh)
+. tests/grading/checks.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# grade_class WHAT DIR CH [VAR=value...]: make grade of the class DIR (chapter CH, two at a time),
+# its output in $tmp/WHAT.txt and on stdout with its time; st: make's exit status
+grade_class() {
+  local what=$1 d=$2 c=$3 t0; shift 3
+  t0=$(date +%s)
+  env "$@" make --no-print-directory grade SUBMISSIONS="$d" CH="$c" GRADE_JOBS=2 >"$tmp/$what.txt" 2>&1
+  st=$?
+  cat "$tmp/$what.txt"
+  echo "($what, chapter $c: $(( $(date +%s) - t0 )) s)"
+}
 gpu=0
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
 echo "grading tests: BUILDROOT=$BUILDROOT, GPU here: $([ $gpu = 1 ] && echo yes || echo no)"
@@ -36,60 +46,17 @@ if ! tools/sandbox.sh check >/dev/null 2>&1; then
   echo "0 passed, 1 failed"; exit 1
 fi
 
-# ---------------------------------------------------------------- units
-# 3: every exercise file maps to its exercise, wherever its comment wraps
-. tools/grade-lib.sh
-kit=$repo
-exercise_map=$(cat <<'EOF'
-01-copy/loadbalance.h ex01_loadbalance
-01-copy/s1_block_dask.cu ex01_block_dask
-02-reduce-scan/r6_warp_shuffle.cu ex02_warp_reduce
-02-reduce-scan/s2_warp_scan.cu ex02_block_scan
-02-reduce-scan/sklansky8.h ex02_sklansky
-03-kdtree/ex03_search.cu ex03_trim
-03-kdtree/ex03_search.h ex03_trim
-03-kdtree/knn_ex_heap.h ex03_heap
-03-kdtree/knn_ex_median.h ex03_median
-03-kdtree/knn_ex_trim.cuh ex03_trim
-04-histogram/packed.h ex04_packed
-04-histogram/trish_bin.cuh ex04_bin_word
-04-histogram/trish_rowsum.cuh ex04_rowsum
-05-radix-sort/ex05_rank.cu ex05_tile_rank
-05-radix-sort/ex05_rank.h ex05_tile_rank
-05-radix-sort/radix_image.h ex05_image
-05-radix-sort/radix_offsets.h ex05_offsets
-05-radix-sort/radix_tile_rank.cuh ex05_tile_rank
-06-ballot-scan/ballot_bitplane.h ex06_bitplane
-06-ballot-scan/ballot_lanemask.cuh ex06_lanemask
-06-ballot-scan/ballot_segscan.cuh ex06_segscan
-07-compaction/compact_phase3.h ex07_phase3
-07-compaction/compact_scatter.h ex07_scatter
-07-compaction/compact_warp_atomic.cuh ex07_warp_atomic
-07-compaction/ex07_atomic.cu ex07_warp_atomic
-07-compaction/ex07_atomic.h ex07_warp_atomic
-EOF
-)
-while read -r f want; do
-  check "exercise of $f is $want" [ "$(exercise_of "$f")" = "$want" ]
-done <<<"$exercise_map"
-unlisted=$(comm -23 <(cd exercises && find . -type f | sed 's|^\./||' | sort) <(awk '{ print $1 }' <<<"$exercise_map" | sort) | tr '\n' ' ')
-check "every exercise file is in that list (not listed: ${unlisted:-none})" [ -z "$unlisted" ]
-out=$BUILDROOT/grades   # grade-lib.sh set its own
+# part SCRIPT ARGS...: a script of tests/grading/ whose PASS/FAIL lines count here
+part() {
+  "$@" >"$tmp/part.txt" 2>&1
+  cat "$tmp/part.txt"
+  pass=$((pass + $(grep -c '^PASS: ' "$tmp/part.txt"))) fail=$((fail + $(grep -c '^FAIL: ' "$tmp/part.txt")))
+  check "$1 ran to its end" has "$tmp/part.txt" '^[0-9]+ passed, 0 failed$'
+}
+out=$BUILDROOT/grades/ch01   # CH=01's assignment folder
 
-# 8, 9: grade.sh on made-up results: chapters in order; a skipped GPU test is not failed
-awk -F'\t' 'NR > 1 { split($1, p, "::"); gpu = p[1] == "ex01_block_dask"
-  print p[1] "\t" p[2] "\t" (gpu ? "skip" : "pass") "\t" (gpu ? "no CUDA device (made up)" : "") }' \
-  tests/points.tsv >"$tmp/unit.tsv"
-tools/grade.sh "$tmp/unit.tsv" tests/points.tsv "$tmp/unit.json" >"$tmp/unit.txt"
-order=$(awk 'NR > 2 && /^ex/ { c = substr($1, 3, 2); if (c != last) printf "%s ", c; last = c }' "$tmp/unit.txt")
-want_order=$(awk -F'\t' 'NR > 1 { print substr($1, 3, 2) }' tests/points.tsv | sort -u | tr '\n' ' ')
-check "the table lists chapters in order (got: $order, want: $want_order)" [ "$order" = "$want_order" ]
-check "not graded here (no GPU): shown as -/points" has "$tmp/unit.txt" 'ex01_block_dask +whole_blocks +required +-/3 +not graded here \(no GPU\)'
-check "results.json: a not-graded test has max_score 0 and no status" \
-  has "$tmp/unit.json" '"name": "ex01_block_dask::whole_blocks", "score": 0, "max_score": 0, "tags"'
-check "results.json: nothing failed when everything passed or was not graded" hasnt "$tmp/unit.json" '"failed"'
-total=$(awk -F'\t' 'NR > 1 && $1 !~ /^ex01_block_dask/ { s += $2 } END { print s }' tests/points.tsv)
-check "results.json: the total leaves the not-graded points out ($total)" has "$tmp/unit.json" "^  \"max_score\": $total,"
+# ---------------------------------------------------------------- units
+part tests/grading/units.sh
 
 # 9: CH=NN-topic, the form make help lists
 check "make accepts CH=02-reduce-scan" make -n test CH=02-reduce-scan >/dev/null
@@ -115,6 +82,36 @@ check "grade-submission.sh --ch 1 DIR (option first) gives the same" has "$tmp/o
 make --no-print-directory grade SUBMISSION="$tmp/sol" CH=01-copy >"$tmp/one-c.txt" 2>&1
 check "make grade CH=01-copy gives the same" has "$tmp/one-c.txt" "^total: $full1 graded points"
 check "the shared kit build is reused (and said so)" has "$tmp/one-c.txt" 'the kit with the skeletons is built already'
+check "... and \"building\" is not said again" hasnt "$tmp/one-c.txt" 'building the kit'
+check "the first build said what it builds, how much and where its log is (or that it was built already)" eval \
+  'has "$tmp/one.txt" "building the kit with the skeletons, shared by every student: chapters 01, the judge and the runners \([0-9]+ compile and link steps; .*\); log: .*/kit-build.log" ||
+   has "$tmp/one.txt" "the kit with the skeletons is built already"'
+check "solutions copy: results under the assignment's folder (grades/ch01/students/sol/)" [ -s "$out/students/sol/results.json" ]
+
+# ------------------------------------------------ an assignment: two exercises of chapters 01 and 06
+a=$tmp/assign
+mkdir -p "$a"/{full/01-copy,full/06-ballot-scan,flat}
+cp solutions/01-copy/* "$a/full/01-copy/"; cp solutions/06-ballot-scan/* "$a/full/06-ballot-scan/"
+cp solutions/01-copy/loadbalance.h solutions/06-ballot-scan/ballot_bitplane.h "$a/flat/"   # Gradescope's layout
+make --no-print-directory grade SUBMISSIONS="$a" EXERCISES=ex01_loadbalance,ex06_bitplane GRADE_JOBS=2 >"$tmp/assign.txt" 2>&1
+st=$?
+cat "$tmp/assign.txt"
+ad=$BUILDROOT/grades/ex01_loadbalance-ex06_bitplane
+check "make grade SUBMISSIONS=dir EXERCISES=ex01_loadbalance,ex06_bitplane exits 0" [ $st = 0 ]
+check "assignment: its own folder, named after what it grades" [ -s "$ad/class.csv" ]
+check "assignment: a correct student gets 16/16 (the maximum is what was assigned)" has "$ad/class.csv" '^"full",16,16,0,"graded"'
+check "assignment: only the two exercises are in the results" \
+  eval '[ "$(grep -oE "\"name\": \"ex[0-9]+_[a-z_]+" "$ad/students/full/results.json" | sort -u | cut -d\" -f4 | tr "\n" " ")" = "ex01_loadbalance ex06_bitplane " ]'
+check "assignment: the other exercises' files are left as their skeletons, and said so" \
+  has "$ad/students/full/results.json" 'left as the skeletons: the files of ex01_block_dask, ex06_lanemask, ex06_segscan \(not part of this assignment\)'
+check "assignment: a flat upload is placed by its file names and scores 16/16" has "$ad/class.csv" '^"flat",16,16,0,"graded"'
+check "assignment: ... and says where it took each file" \
+  eval 'has "$ad/students/flat/results.json" "took loadbalance.h as 01-copy/loadbalance.h" && has "$ad/students/flat/results.json" "took ballot_bitplane.h as 06-ballot-scan/ballot_bitplane.h"'
+check "no results.json of the assignment has a test of max_score 0" eval '! grep -l "\"max_score\": 0," "$ad"/students/*/results.json | grep -q .'
+assign_before=$(cd "$ad" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum)
+
+# the judge against misbehaving runners, and the secret seed against its inputs (judge_01_06: built above)
+part tests/grading/judge.sh "$BUILDROOT/grades/kit/build/exercises/bin/judge_01_06"
 
 # 6: a submission that no longer compiles does not keep its old results.json
 mkdir -p "$tmp/stale/alice/01-copy"
@@ -149,11 +146,7 @@ check "the class is what the test means (sed edits applied)" eval \
    grep -q blockdask "$c/link/01-copy/s1_block_dask.cu" && grep -q spin "$c/loop/01-copy/loadbalance.h" &&
    grep -q "student_helper_nobody_wrote(0)" "$c/link_use/01-copy/s1_block_dask.cu" && grep -q "base + 1 +" "$c/wrong/01-copy/loadbalance.h"'
 
-t0=$(date +%s)
-make --no-print-directory grade SUBMISSIONS="$c" CH=01 GRADE_JOBS=2 >"$tmp/class.txt" 2>&1
-st=$?
-cat "$tmp/class.txt"
-echo "(class of 8, chapter 01: $(( $(date +%s) - t0 )) s)"
+grade_class class "$c" 01
 csv=$out/class.csv
 check "make grade SUBMISSIONS=dir CH=01 GRADE_JOBS=2 exits 0" [ $st = 0 ]
 check "students graded two at a time" has "$tmp/class.txt" '8 students, 2 at a time'
@@ -167,13 +160,13 @@ check "compile_gpu: did not compile (nvcc's message), its CPU exercise still gra
   has "$csv" "^\"compile_gpu\",8,$m,$ug,\"did not compile\",\"01-copy/s1_block_dask.cu:[0-9]+: identifier \"\"bse\"\" is undefined\""
 check "link: did not link: undefined symbol, its other exercise still graded" \
   has "$csv" "^\"link\",8,$m,$ug,\"did not link\",\"undefined symbol copy_s1_block_dask \\(01-copy/s1_block_dask.cu\\)\""
-check "link: results.json says it for its tests" \
-  has "$out/students/link/results.json" '"output": "(not graded here \(no GPU\): .*)?did not link: undefined symbol copy_s1_block_dask'
+check "link: results.json says it (for its tests, or at the top when they are not graded here)" \
+  has "$out/students/link/results.json" '"output": "(not graded here \(no GPU\): .*|total: .*)?did not link: undefined symbol copy_s1_block_dask'
 check "link_use: did not link: undefined symbol it calls" \
   has "$csv" "^\"link_use\",8,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote"
 check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
 check "wrong: the failure shows expected and got" \
-  has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row 0: start 0 count 5, want start 0 count 4'
+  has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row_dask_balance\(nblocks=23, nrows=5, row=0\): \*start = 0, \*count = 5, want 0 and 4'
 check "loop: the hanging test timed out, the others passed" has "$out/students/loop/table.txt" 'large_counts +extra +0/1 +timed out'
 check "loop: 7 of $m" has "$csv" "^\"loop\",7,$m,"
 check "empty: nothing submitted" has "$csv" "^\"empty\",0,$m,[0-9]+,\"nothing submitted\""
@@ -200,11 +193,10 @@ tests/grading/redteam.sh "$rt" "$repo"
 snap() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum); }
 class_before=$(snap "$c") rt_before=$(snap "$rt") good_before=$(snap "$out/students/good")
 git_before=$(git -C "$repo" status --porcelain 2>&1)
-t0=$(date +%s)
-GRADE_LOAD_TIMEOUT=15 make --no-print-directory grade SUBMISSIONS="$rt" CH=01 GRADE_JOBS=2 >"$tmp/rt.txt" 2>&1
-st=$?
-cat "$tmp/rt.txt"
-echo "(red-team class, chapter 01: $(( $(date +%s) - t0 )) s)"
+# a sandbox budget this machine can pay for twice at once (memhog, bomb); the grader's lock file
+# stays as it was (fdlock)
+: >"$BUILDROOT/grades/.lock"
+grade_class rt "$rt" 01 GRADE_LOAD_TIMEOUT=15 GRADE_MEM_MB=2048 GRADE_TMP_MB=256 GRADE_COMPILE_S=60
 sleep 2   # anything left behind would still be there
 csv=$out/class.csv
 check "make grade of the red-team class exits 0" [ $st = 0 ]
@@ -217,7 +209,7 @@ atexit 0 graded
 dlsym 0 graded
 incsol 0 did not compile
 incabs 0 did not compile
-incmacro 0 did not compile
+incmacro 0 graded
 borrow 8 did not compile
 harm 8 graded
 sleepers 8 graded
@@ -227,15 +219,40 @@ abortload 8 crashed at load
 fakeout 0 graded
 forkwait 8 graded
 kit 8 graded
+fdlock 8 graded
+memhog 8 graded
+bomb 8 did not compile
+flood 8 graded
+selfexe 0 graded
+cub_cccl_cub 8 did not compile
+cub_cuda_cub 8 did not compile
+cub_thrust_cub 8 did not compile
+cub_nv_cub 8 did not compile
 students 0 nothing submitted
 cluster 0 nothing submitted
 bob9 0 nothing submitted
 bob10 0 nothing submitted
 EXPECT
 check "red team: the borrowed kit function is named" has "$out/students/borrow/results.json" "calls the kit's kit_rand64"
-check "red team: the computed #include is named" has "$out/students/incmacro/results.json" 'a computed #include'
 check "red team: the hang at load blames its file, in bounded time ($(cat "$out/students/pausector/seconds" 2>/dev/null) s)" \
   eval 'has "$out/students/pausector/status.tsv" "01-copy/s1_block_dask.cu: the program stopped" && [ "$(cat "$out/students/pausector/seconds")" -le 300 ]'
+check "red team: the grader's lock file is as it was (no student wrote into it)" [ ! -s "$BUILDROOT/grades/.lock" ]
+held=$(grep -o 'rt-mem held [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')
+tmpw=$(grep -o 'rt-tmp wrote [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')
+if tools/sandbox.sh check 2>/dev/null | grep -q cgroup; then
+  check "red team: memhog's processes held at most the sandbox's 2048 MB together (held $held MB)" \
+    eval '[ "$held" -gt 0 ] && [ "$held" -le 2048 ]'
+else
+  echo "SKIP: memhog's total (no memory cgroup here: $(tools/sandbox.sh check 2>&1))"
+fi
+check "red team: memhog wrote at most 2 x 256 MB into /tmp and /var/tmp ($tmpw MB)" eval '[ "$tmpw" -le 512 ]'
+check "red team: the compile that never ends is named, in bounded time ($(cat "$out/students/bomb/seconds" 2>/dev/null) s)" \
+  eval 'has "$out/students/bomb/status.tsv" "01-copy/s1_block_dask.cu:[0-9:]* .*(60 s|MB)" && [ "$(cat "$out/students/bomb/seconds")" -le 300 ]'
+check "red team: build.log is cut at 1 MB ($(stat -c %s "$out/students/flood/build.log") bytes)" \
+  eval '[ "$(stat -c %s "$out/students/flood/build.log")" -le 1049000 ] && has "$out/students/flood/build.log" "cut at 1 MB"'
+check "red team: CUB by another spelling is refused, naming the header" \
+  eval 'has "$out/students/cub_cccl_cub/status.tsv" "#include of [^ ]*: a library.s ready-made code" &&
+        has "$out/students/cub_cuda_cub/status.tsv" "#include of [^ ]*: a library.s ready-made code"'
 check "red team: every student's maximum is the same ($m)" \
   [ "$(awk -F, 'NR > 1 && $3 != "" { print $3 }' "$csv" | sort -u | tr '\n' ' ')" = "$m " ]
 check "red team: names with a quote, a backslash and a tab are graded and quoted" \
@@ -250,11 +267,86 @@ for f in sys.argv[1:]: json.load(open(f))' "$out/class.json" "$out"/students/*/r
 fi
 check "red team: no submission of either class changed" eval '[ "$(snap "$c")" = "$class_before" ] && [ "$(snap "$rt")" = "$rt_before" ]'
 check "red team: the earlier class's results are untouched" [ "$(snap "$out/students/good")" = "$good_before" ]
+check "the assignment's results are untouched by the later gradings of chapter 01" [ "$(snap "$ad")" = "$assign_before" ]
+
+# students with several failures, a flat upload and a misplaced file (their own assignment folder)
+part tests/grading/students.sh
 check "red team: the kit's checkout is as it was (git status)" [ "$(git -C "$repo" status --porcelain 2>&1)" = "$git_before" ]
 check "red team: nothing was written outside the sandbox" \
   eval '! find "$repo" "$tmp" "$BUILDROOT" /tmp -maxdepth 3 -name RT_WAS_HERE 2>/dev/null | grep -q .'
 check "red team: no process outlived the grading" eval '! ps -eo comm=,args= | grep -v grep | grep -qE "rt-attack|sleep 1800"'
 ps -eo pid=,comm=,args= | grep -E "rt-attack|sleep 1800" | grep -v grep | head -n 5
+
+# ------------------------------------------- speed: timed by the judge, each cheat 0 (speed.sh)
+sc=$tmp/speedclass
+tests/grading/speed.sh "$sc" "$repo"
+t0=$(date +%s)
+GRADE_SPEED=1 make --no-print-directory grade SUBMISSIONS="$sc" CH=01 GRADE_JOBS=2 >"$tmp/speed.txt" 2>&1
+st=$?
+cat "$tmp/speed.txt"
+echo "(speed class, chapter 01: $(( $(date +%s) - t0 )) s)"
+lb() { grep -E "^ex01_loadbalance +$2 " "$out/students/$1/table.txt"; }
+check "make grade of the speed class exits 0" [ $st = 0 ]
+check "the reference runners were built from the solutions" has "$tmp/speed.txt" 'reference runners for speed tests'
+for who in fast slow early lazy staging previous copyone forge; do
+  check "speed: $who: the 4 other ex01_loadbalance tests pass (nothing else changes)" \
+    [ "$(lb $who '[a-z_0-9]+' | grep -v ' speed ' | grep -c 'passed$')" = 4 ]
+done
+check "speed: fast (the solution) gets every speed point" [ "$(lb fast 'speed_[0-9]+' | grep -c ' 1/1 ')" = 3 ]
+check "speed: the printout names the throughput, the ratio, the reference and the device" \
+  has "$out/students/fast/table.txt" "^speed: ex01_loadbalance: [0-9.e+]+ rows/s = [0-9]+ % of the solution's row_dask_balance on "
+check "speed: results.json carries the ratio and the device" \
+  has "$out/students/fast/results.json" '"name": "ex01_loadbalance::speed_95".*"extra_data": \{"ratio": [0-9.]+, "noise": [0-9.]+, "device": "'
+# slow: fewer points, and exactly the tiers its credited ratio reaches
+cred=$(awk -F'\t' '$1 == "ex01_loadbalance" { print $4 }' "$out/students/slow/speed.tsv")
+earned=$(awk -F'\t' -v c="$cred" '$3 == "speed" && $1 ~ /^ex01_loadbalance::/ { split($1, p, "_"); if (c * 100 + 1e-9 >= p[3] + 0) s += $2 } END { print s + 0 }' tests/points.tsv)
+got=$(lb slow 'speed_[0-9]+' | grep -c ' 1/1 ')
+lb slow 'speed_[0-9]+'
+check "speed: slow scores fewer speed points than the solution ($got of 3, credited ratio ${cred:-none})" [ "${got:-3}" -lt 3 ]
+check "speed: slow scores what its ratio earns ($earned)" [ "${cred:+$got}" = "$earned" ]
+for who in early lazy staging previous copyone forge; do
+  lb $who 'speed_95'
+  check "speed: cheat $who scores 0 on the speed test" [ "$(lb $who 'speed_[0-9]+' | grep -c ' 0/1  failed: ')" = 3 ]
+done
+check "speed: early is caught by its commitments" eval 'lb early speed_50 | grep -q "not the one it committed to"'
+check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: row_dask_balance\(nblocks=[0-9]+, nrows=[0-9]+"'
+check "speed: forge is caught before or at its reply" eval 'lb forge speed_50 | grep -qE "before the judge said go|out of step"'
+check "speed: class.csv has a column per speed test" has "$out/class.csv" '^student,.*,speed:ex01_loadbalance'
+
+# ------------------------- the red team of chapter 05: what the compiler and the runner see
+rt5=$tmp/redteam05
+tests/grading/redteam05.sh "$rt5" "$repo"
+rt5_before=$(snap "$rt5")
+grade_class rt5 "$rt5" 05
+out=$BUILDROOT/grades/ch05   # CH=05's assignment folder
+csv=$out/class.csv
+check "make grade of the chapter 05 red-team class exits 0" [ $st = 0 ]
+m5=$(awk -F, '$1 == "\"honest05\"" { print $3 }' "$csv")
+check "chapter 05: the honest student scores every CPU point (${m5:-?})" has "$csv" "^\"honest05\",$m5,$m5,[0-9]*,\"graded"
+while read -r who score status; do
+  check "red team 05: $who scores $score ($status)" has "$csv" "^\"$who\",$score,$m5,[0-9]*,\"$status"
+done <<'EXPECT'
+inc_comment 0 did not compile
+inc_comment2 0 did not compile
+inc_splice 0 did not compile
+inc_splice2 0 did not compile
+inc_trigraph 0 did not compile
+inc_digraph 0 did not compile
+inc_macro 0 did not compile
+inc_angle 0 did not compile
+inc_dotdot 0 did not compile
+inc_next 0 did not compile
+inc_pragma 0 did not compile
+inc_formfeed 0 did not compile
+inc_line 0 did not compile
+inc_lastline 0 did not compile
+has_include 0 graded
+runner_helper 0 did not
+runner_radix_h 0 did not
+identity 0 graded
+EXPECT
+check "red team 05: a refused include names the kit's header" has "$out/students/inc_splice/status.tsv" 'radix\.h'
+check "red team 05: no submission changed" [ "$(snap "$rt5")" = "$rt5_before" ]
 
 # 5: an empty class folder is an error, not a phantom student "*"
 mkdir -p "$tmp/noclass"

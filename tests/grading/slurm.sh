@@ -115,8 +115,8 @@ sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks %
 cp $S/loadbalance.h "$class/loops/01-copy/"   # hangs on every call: each test runs into its time limit
 sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int spin = 1; spin;) { }\n    const uint64_t base = nblocks / nrows;|' \
   "$class/loops/01-copy/loadbalance.h"
-export BUILDROOT=$tmp/build GRADE_GPUS=0 GRADE_CPUS=1
-out=$BUILDROOT/grades
+export BUILDROOT=$tmp/build GRADE_GPUS=0 GRADE_CPUS=1 GRADE_SPEED=0   # speed grading: tests/grading/run.sh
+out=$BUILDROOT/grades/ch01   # the assignment folder of --ch 01
 grade() { tools/grade-cluster.sh "$class" --ch 01 --partition grading --wait --timeout 900 "$@"; }
 
 t0=$(date +%s)

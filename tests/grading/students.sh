@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tests/grading/students.sh - students the class tests do not have, graded for real (chapter 01,
+# CPU side, in the sandbox): two failures each (the status names the first in the order compile,
+# link, load; each exercise keeps its own reason), a flat upload (Gradescope puts every file at the
+# top of the submission: each is placed by its name), a zip of exercises/ (placed by the end of
+# each path) and a misplaced file (refused, with the place it may have meant).  Its own assignment folder (grades/students-test/) in BUILDROOT/test-grading,
+# whose kit build it shares with run.sh.  About 2 minutes on 2 cores once the kit is built.
+# PASS/FAIL lines, then "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+broot=${BUILDROOT:-build}
+case $broot in /*) ;; *) broot=$(pwd)/$broot;; esac
+export BUILDROOT=$broot/test-grading
+unset SUBMISSION SUBMISSIONS CH EXERCISES ASSIGNMENT GRADE_JOBS MAKEFLAGS MFLAGS
+. tests/grading/checks.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gpu=0
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
+if [ $gpu = 1 ]; then m=17 ug=0; else m=8 ug=9; fi
+
+c=$tmp/class S=solutions/01-copy
+mkdir -p "$c"/{compile_link,link_load}/01-copy "$c/flat" "$c/misplaced/copy" "$c/zipped/exercises/01-copy"
+# a compile error in one file, a renamed function (a link error) in the other
+cp $S/* "$c/compile_link/01-copy/"
+sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks % nrows/' "$c/compile_link/01-copy/loadbalance.h"
+sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$c/compile_link/01-copy/s1_block_dask.cu"
+# a link error in one file, a constructor that exits (the runner stops at load) in the other
+cp $S/* "$c/link_load/01-copy/"
+sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$c/link_load/01-copy/s1_block_dask.cu"
+sed -i 's|^#endif$|#include <stdlib.h>\n__attribute__((constructor)) static void link_load_quits(void) { exit(7); }\n&|' \
+  "$c/link_load/01-copy/loadbalance.h"
+cp $S/loadbalance.h "$c/flat/"
+cp $S/loadbalance.h "$c/misplaced/copy/"
+cp $S/loadbalance.h "$c/zipped/exercises/01-copy/"   # a zip of the student's exercises/ folder
+check "the class is what the test means (sed edits applied)" eval \
+  'grep -q "nrows\$" "$c/compile_link/01-copy/loadbalance.h" && grep -q blockdask "$c/compile_link/01-copy/s1_block_dask.cu" &&
+   grep -q blockdask "$c/link_load/01-copy/s1_block_dask.cu" && grep -q "exit(7)" "$c/link_load/01-copy/loadbalance.h"'
+
+make --no-print-directory grade SUBMISSIONS="$c" CH=01 ASSIGNMENT=students-test GRADE_JOBS=2 >"$tmp/class.txt" 2>&1
+st=$?
+cat "$tmp/class.txt"
+out=$BUILDROOT/grades/students-test csv=$BUILDROOT/grades/students-test/class.csv
+check "make grade SUBMISSIONS=dir CH=01 ASSIGNMENT=students-test exits 0" [ $st = 0 ]
+check "compile and link errors: did not compile, naming the file that did not compile" \
+  has "$csv" "^\"compile_link\",0,$m,$ug,\"did not compile\",\"01-copy/loadbalance.h:[0-9]+: "
+check "... and the link error is kept for its own exercise" \
+  has "$out/students/compile_link/table.txt" 'ex01_block_dask .*did not link: undefined symbol copy_s1_block_dask'
+check "link error and a crash at load: did not link (the earlier of the two)" \
+  has "$csv" "^\"link_load\",0,$m,$ug,\"did not link\",\"undefined symbol copy_s1_block_dask"
+check "... and the crash at load is kept for its own exercise" \
+  has "$out/students/link_load/table.txt" 'ex01_loadbalance .*crashed at load: 01-copy/loadbalance.h'
+check "a flat upload is placed by its file's name: full marks ($m's CPU part)" has "$csv" "^\"flat\",8,$m,$ug,\"graded\""
+check "... and says where it took the file" has "$out/students/flat/results.json" 'took loadbalance.h as 01-copy/loadbalance.h'
+check "a file under its exercise path in a folder of its own (a zip of exercises/) is placed: full marks" \
+  eval 'has "$csv" "^\"zipped\",8,$m,$ug,\"graded\"" && has "$out/students/zipped/results.json" "took exercises/01-copy/loadbalance.h as 01-copy/loadbalance.h"'
+check "a misplaced file is refused with the place it may have meant" \
+  has "$out/students/misplaced/results.json" 'ignored copy/loadbalance.h \(not an exercise file; did you mean 01-copy/loadbalance.h\?\)'
+check "... and scores what the skeletons score" has "$csv" "^\"misplaced\",0,$m,$ug,\"nothing submitted\""
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
