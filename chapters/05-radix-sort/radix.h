@@ -174,6 +174,7 @@ RADIX_STEP_DECL(s4_match8);   /* 8-bit digits, warp-match ranking, three kernels
 RADIX_STEP_DECL(s5_onesweep); /* one histogram kernel, then one kernel per pass */
 RADIX_STEP_DECL(s6_skip_digits); /* s5, the passes of constant digits skipped (decided on the GPU) */
 RADIX_STEP_DECL(s7_msd_hybrid); /* s6, or its two top passes and 65536 groups sorted on chip (on the GPU) */
+RADIX_STEP_DECL(s8_small_sort); /* one block, or one cooperative grid, for small n; s7 past them */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -186,9 +187,17 @@ cudaError_t radix_s4_describe(kit_kernel_desc *d);
 cudaError_t radix_s5_describe(kit_kernel_desc *d);
 cudaError_t radix_s6_describe(kit_kernel_desc *d);
 cudaError_t radix_s7_describe(kit_kernel_desc *d);
+cudaError_t radix_s8_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
-    radix_s7_param[];
+    radix_s7_param[], radix_s8_param[];
+
+/* s8's paths on this device, in the order it tries them: one block of 1024, of 4096, of its largest
+ * tile, a cooperative grid, the ladder's best step.  radix_s8_limit(type, pairs, path): the largest n
+ * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
+ * RADIX_S8_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
+enum { RADIX_S8_ONE_1K = 0, RADIX_S8_ONE_4K = 1, RADIX_S8_ONE_BIG = 2, RADIX_S8_GRID = 3, RADIX_S8_LARGE = 4 };
+size_t radix_s8_limit(int type, int pairs, int path);
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
  * bits and tile shapes */
@@ -201,7 +210,7 @@ extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 
-#define RADIX_NSTEPS 10
+#define RADIX_NSTEPS 11
 extern const radix_step radix_steps[RADIX_NSTEPS];
 
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,

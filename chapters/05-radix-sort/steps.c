@@ -47,6 +47,9 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s7_msd_hybrid, radix_s7_param,
              "fewer passes: top 16 bits in two passes, then each group of equal top halves on chip",
              radix_s7_describe, s7_msd_hybrid, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s8_small_sort, radix_s8_param,
+             "small n: one block sorts it in shared memory, or one cooperative grid; s7 past them",
+             radix_s8_describe, s8_small_sort, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
 };
@@ -58,6 +61,8 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
              radix_s5_describe, s5_onesweep, RADIX_TYPES_ALL, 8),
     GPU_STEP(s6_skip_digits, radix_s6_param, "s5 with constant digits skipped: a zero high half costs nothing",
              radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s8_small_sort, radix_s8_param, "small n: one block, or one cooperative grid, for 64-bit keys",
+             radix_s8_describe, s8_small_sort, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
 };
