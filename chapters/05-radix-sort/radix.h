@@ -192,11 +192,11 @@ cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
     radix_s7_param[], radix_s8_param[];
 
-/* s8's paths on this device, in the order it tries them: one block of 1024, of 4096, of its largest
- * tile, a cooperative grid, the ladder's best step.  radix_s8_limit(type, pairs, path): the largest n
+/* s8's paths on this device, in the order it tries them: one block of 1024, of 4096, a cooperative
+ * grid, the ladder's best step.  radix_s8_limit(type, pairs, path): the largest n
  * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
  * RADIX_S8_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
-enum { RADIX_S8_ONE_1K = 0, RADIX_S8_ONE_4K = 1, RADIX_S8_ONE_BIG = 2, RADIX_S8_GRID = 3, RADIX_S8_LARGE = 4 };
+enum { RADIX_S8_ONE_1K = 0, RADIX_S8_ONE_4K = 1, RADIX_S8_GRID = 2, RADIX_S8_LARGE = 3 };
 size_t radix_s8_limit(int type, int pairs, int path);
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit

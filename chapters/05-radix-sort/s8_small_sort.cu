@@ -6,13 +6,13 @@
  * digit pass, each paying its launch and the tail of the one before, for a few microseconds of work.
  * s8 chooses, at run time, from n, the key's width, pairs or keys alone and what this GPU's blocks can
  * hold (its shared memory per block and the resident blocks a grid may count on):
- *   - one block (n <= the largest tile that fits a block): the block loads the array once, sorts it
+ *   - one block (n <= 4096, where such a block fits): the block loads the array once, sorts it
  *     digit by digit in shared memory (per digit: each warp ranks its keys on its own counters, the
  *     counters are scanned, every key and value moves to its place in the tile), and stores it once.
  *     Nothing but the input and the output is touched in global memory, and there is no scratch.
- *     Three tiles (ss_one_*), the smallest that holds n, since a tile's passes take longer the more
- *     keys each thread ranks.
- *   - one cooperative grid (n up to SS_GRID_MAX_N, and no more than the device's resident blocks hold,
+ *     Two tiles (ss_one_*), the smaller where it holds n, since a tile's passes take longer the more
+ *     keys its block ranks.
+ *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
  *     a tile each): each block sorts its tile per digit as above, writes its digit counts to a table,
  *     and the grid waits at a grid-wide barrier; each block then adds up, for each digit, the counts of
  *     the blocks before it and of all blocks, which places its tile's runs in the output, scatters
@@ -26,24 +26,29 @@
  * What still limits it: the one-block sort is one SM's: its passes are latency (a barrier-separated
  * chain of ranking, scans and exchange) and its load and store one SM's bandwidth, so above a few
  * thousand keys a tile's passes cost more than a launch.  The grid's table is read by every block in
- * full: G blocks read G x 256 counts a digit, which grows as G squared; SS_GRID_MAX_N stops it where
+ * full: G blocks read G x 256 counts a digit, which grows as G squared; ss_grid_max_n stops it where
  * the ladder's passes, whose look-back reads only a few predecessors, take over.  The grid needs all
  * its blocks resident (a cooperative launch refuses otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"
 
-/* the one-block tiles, smallest first, and the grid's tile */
+/* the one-block tiles, smallest first, and the grid's tile.  A larger one-block tile (1024 x 16 keys,
+ * 1024 x 8 pairs) was slower on the H200 than the grid of a few 512 x 8 tiles at more keys: one SM
+ * ranks its keys at the rate of one SM. */
 typedef ss_tile<256, 4> ss_one_1k;
 typedef ss_tile<512, 8> ss_one_4k;
-typedef ss_tile<1024, 16> ss_one_16k; /* 4-byte keys alone */
-typedef ss_tile<1024, 8> ss_one_8k;   /* pairs and 8-byte keys: the same registers a thread */
 typedef ss_tile<512, 8, 2> ss_grid_tile; /* two blocks an SM: twice the resident tiles */
 
-/* the grid's largest n: past it the table's G^2 reads outgrow the ladder's look-back */
-#define SS_GRID_MAX_N ((size_t)1 << 20)
+/* the grid's largest n: past it the table's G^2 reads cost more than the ladder's passes (H200: 4-byte
+ * keys alone, pairs, 8-byte keys) */
+template <int KT, bool PAIRS>
+static constexpr size_t ss_grid_max_n()
+{
+    return KT == RADIX_U64 ? (size_t)1 << 16 : PAIRS ? (size_t)1 << 18 : (size_t)1 << 17;
+}
 
 extern "C" const char radix_s8_param[] =
-    "one block: 256 x 4, 512 x 8, 1024 x 16 (1024 x 8 pairs, 64-bit); cooperative grid of 512 x 8 tiles "
-    "up to 2^20; then s7";
+    "one block: 256 x 4, 512 x 8; cooperative grid of 512 x 8 tiles up to 2^17 keys, 2^18 pairs, 2^16 "
+    "64-bit keys; then s7";
 
 /* the ladder's best step, which takes the sizes s8 does not: one name, for the ladder to repoint */
 static const struct {
@@ -52,13 +57,25 @@ static const struct {
 } s8_large = {radix_s7_msd_hybrid, radix_s7_msd_hybrid_scratch};
 
 /* f(policy) for the one-block path p's tile */
-template <int KT, bool PAIRS, class F>
+template <class F>
 static auto ss_on_tile(int p, F f)
 {
-    typedef typename std::conditional<KT != RADIX_U64 && !PAIRS, ss_one_16k, ss_one_8k>::type big;
     if (p == RADIX_S8_ONE_1K) return f(ss_one_1k{});
-    if (p == RADIX_S8_ONE_4K) return f(ss_one_4k{});
-    return f(big{});
+    return f(ss_one_4k{});
+}
+
+/* the kernel's dynamic shared memory limit set to smem once per device (done_dev: a static of the
+ * caller's), whatever smem is: radix_smem_attr leaves it alone up to 48 KB of dynamic shared memory,
+ * where these kernels' static shared memory still takes them past the default limit */
+template <class F>
+static cudaError_t ss_optin(F *kernel, size_t smem, int *done_dev)
+{
+    int dev = 0;
+    KIT_TRY(cudaGetDevice(&dev));
+    if (*done_dev == dev + 1) return cudaSuccess;
+    KIT_TRY(kit_smem_optin((const void *)kernel, smem));
+    *done_dev = dev + 1;
+    return cudaSuccess;
 }
 
 /* the kernels' shared memory limits raised once per device; 1 when a block fits */
@@ -68,7 +85,7 @@ static int ss_block_fits()
     static int attr_dev = 0, memo = 0;
     constexpr size_t smem = ss_smem<P, KT, PAIRS>();
     if (!radix_block_fits(ss_block_kernel<P, KT, PAIRS>, smem, &memo)) return 0;
-    if (radix_smem_attr(ss_block_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess) {
+    if (ss_optin(ss_block_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
     }
@@ -90,7 +107,7 @@ static size_t ss_grid_blocks()
     if (cudaGetDevice(&dev) != cudaSuccess) goto none;
     if (memo_dev == dev + 1) return memo;
     if (kit_device_get(&d) != cudaSuccess || !radix_block_fits(ss_grid_kernel<P, KT, PAIRS>, smem, &fit_memo) ||
-        radix_smem_attr(ss_grid_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess ||
+        ss_optin(ss_grid_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
         kit_occupancy(&per_sm, (const void *)ss_grid_kernel<P, KT, PAIRS>, P::TBS, smem) != cudaSuccess)
         goto none;
@@ -108,11 +125,8 @@ static int ss_path(size_t n)
 {
     if (n <= ss_one_1k::TILE && ss_block_fits<ss_one_1k, KT, PAIRS>()) return RADIX_S8_ONE_1K;
     if (n <= ss_one_4k::TILE && ss_block_fits<ss_one_4k, KT, PAIRS>()) return RADIX_S8_ONE_4K;
-    if (ss_on_tile<KT, PAIRS>(RADIX_S8_ONE_BIG, [&](auto t) {
-            return n <= decltype(t)::TILE && ss_block_fits<decltype(t), KT, PAIRS>();
-        }))
-        return RADIX_S8_ONE_BIG;
-    if (n <= SS_GRID_MAX_N && n <= ss_grid_blocks<KT, PAIRS>() * ss_grid_tile::TILE) return RADIX_S8_GRID;
+    if (n <= ss_grid_max_n<KT, PAIRS>() && n <= ss_grid_blocks<KT, PAIRS>() * ss_grid_tile::TILE)
+        return RADIX_S8_GRID;
     return RADIX_S8_LARGE;
 }
 
@@ -140,8 +154,7 @@ extern "C" size_t radix_s8_small_sort_scratch(size_t n, int type, int pairs)
     if (n > RADIX_MAX_N || type < 0 || type >= RADIX_NTYPES) return 0;
     switch (ss_path_rt(n, type, pairs)) {
     case RADIX_S8_ONE_1K:
-    case RADIX_S8_ONE_4K:
-    case RADIX_S8_ONE_BIG: return 0;
+    case RADIX_S8_ONE_4K: return 0;
     case RADIX_S8_GRID: return ss_grid_scratch(n, type, pairs);
     default: return s8_large.scratch_bytes(n, type, pairs);
     }
@@ -156,13 +169,9 @@ extern "C" size_t radix_s8_limit(int type, int pairs, int path)
             constexpr bool PAIRS = decltype(pr)::value;
             if (path == RADIX_S8_ONE_1K) return ss_block_fits<ss_one_1k, KT, PAIRS>() ? ss_one_1k::TILE : 0;
             if (path == RADIX_S8_ONE_4K) return ss_block_fits<ss_one_4k, KT, PAIRS>() ? ss_one_4k::TILE : 0;
-            if (path == RADIX_S8_ONE_BIG)
-                return ss_on_tile<KT, PAIRS>(RADIX_S8_ONE_BIG, [&](auto t) -> size_t {
-                    return ss_block_fits<decltype(t), KT, PAIRS>() ? decltype(t)::TILE : 0;
-                });
             if (path == RADIX_S8_GRID) {
                 const size_t g = ss_grid_blocks<KT, PAIRS>() * ss_grid_tile::TILE;
-                return g < SS_GRID_MAX_N ? g : SS_GRID_MAX_N;
+                return g < ss_grid_max_n<KT, PAIRS>() ? g : ss_grid_max_n<KT, PAIRS>();
             }
             return 0;
         };
@@ -177,7 +186,7 @@ static cudaError_t ss_run(int path, const void *keys_in, void *keys_out, const u
     typedef typename ss_width<KT>::key K;
     const unsigned un = (unsigned)n;
     if (path != RADIX_S8_GRID) {
-        return ss_on_tile<KT, PAIRS>(path, [&](auto t) {
+        return ss_on_tile(path, [&](auto t) {
             typedef decltype(t) P;
             ss_block_kernel<P, KT, PAIRS><<<1, P::TBS, ss_smem<P, KT, PAIRS>(), s>>>(
                 (const K *)keys_in, (K *)keys_out, vals_in, vals_out, un, type, begin, end);
@@ -226,7 +235,7 @@ extern "C" cudaError_t radix_s8_describe(kit_kernel_desc *d)
 {
     static int attr_dev = 0;
     constexpr size_t smem = ss_smem<ss_one_4k, RADIX_U32, false>();
-    KIT_TRY(radix_smem_attr(ss_block_kernel<ss_one_4k, RADIX_U32, false>, smem, &attr_dev));
+    KIT_TRY(ss_optin(ss_block_kernel<ss_one_4k, RADIX_U32, false>, smem, &attr_dev));
     d->func = (const void *)ss_block_kernel<ss_one_4k, RADIX_U32, false>;
     d->block_threads = ss_one_4k::TBS;
     d->dyn_smem = smem;
