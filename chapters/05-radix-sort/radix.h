@@ -11,7 +11,7 @@
  *   RADIX_F32  IEEE-754 binary32, image = key ^ (sign ? 0xFFFFFFFF : 0x80000000): the order
  *              of the real numbers, with -0.0 before +0.0 (distinct images), -inf first
  *              among numbers and +inf last; NaNs by their bits: those with the sign bit set
- *              before -inf, the others after +inf.  Our steps (s0 .. s7 and their tuning
+ *              before -inf, the others after +inf.  Our steps (s0 .. s11 and their tuning
  *              variants) sort by this image: -0.0 before +0.0.
  *   RADIX_U64  unsigned 64-bit (the 64-bit problem only), image = key
  * Values are 32-bit words carried with their key.
@@ -152,7 +152,7 @@ typedef enum radix_input_kind {
     RADIX_IN_GAPS,        /* uniform in bytes 0, 2, 4, 6 of the image, the odd bytes zero: constant
                              digits between digits that vary (s6 skips passes between passes) */
     RADIX_IN_TWINS        /* uniform, the image's second byte from the top equal to its top byte:
-                             two top digits that move together (s7's estimate of its groups, from
+                             two top digits that move together (s11's estimate of its groups, from
                              each digit's counts alone, takes their 256 large groups for 65536) */
 } radix_input_kind;
 #define RADIX_NINPUTS 10

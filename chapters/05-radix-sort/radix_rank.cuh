@@ -56,7 +56,7 @@
 /* how a lane finds its peers: __match_any_sync, DBITS ballots, or a shared-memory OR (each lane ORs
  * its bit into its digit's word of the warp's mask row, reads the word back, and the highest peer
  * clears it: about half the instructions of the ballots for 8-bit digits, CUB's WARP_MATCH_ATOMIC_OR);
- * RK_MATCH_LOP3 (s6 and s7): the ballots with fewer instructions around them, see rk_vote_and3 and
+ * RK_MATCH_LOP3 (s9 on): the ballots with fewer instructions around them, see rk_vote_and3 and
  * rk_rank_item */
 enum { RK_MATCH_ANY = 0, RK_MATCH_BALLOT = 1, RK_MATCH_OR = 2, RK_MATCH_LOP3 = 3 };
 

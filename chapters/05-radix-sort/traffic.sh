@@ -16,7 +16,7 @@
 # 1 for s0, 4 for s1 .. s3, 8 for the others); measured_per_pass = bytes / passes / (n x key
 # bytes), against model_per_pass (3: count + scatter, 2: one sweep); gbps = bytes / time.
 # The launches are cut into steps where the kernel family changes (the prefix of its name: s0_,
-# s1_, srts_, rd_, s4_, os_ (s7's mh_ with them); CUB's DeviceRadixSort* kernels and os_, a new call
+# s1_, srts_, rd_, s4_, os_ (s11's mh_ with them); CUB's DeviceRadixSort* kernels and os_, a new call
 # at each histogram kernel; blk_scan_u32, shared, stays with its step) and matched, in order, with
 # the profile's lines.
 set -euo pipefail
@@ -52,7 +52,7 @@ awk -F'","' -v n="$n" -v input="$input" -v bw="$bw" -v gpu="$gpu" '
     gsub(/\(anonymous namespace\)::/, "", k)
     sub(/^void /, "", k); sub(/[<(].*/, "", k); sub(/.*::/, "", k)
     if (k ~ /^DeviceRadixSort/) return "cub"
-    if (k ~ /^mh_/) return "os" # the groups sorted on chip by s7, after its onesweep passes
+    if (k ~ /^mh_/) return "os" # the groups sorted on chip by s11, after its onesweep passes
     sub(/_.*/, "", k)
     return k
   }
