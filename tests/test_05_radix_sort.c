@@ -446,6 +446,88 @@ Test(ch05_gpu, s11_routes, .timeout = 900)
     cr_assert_eq(rows, 1, "the ladder has %d s11_msd_hybrid rows, expected 1", rows);
 }
 
+/* s12 on every path it takes on this GPU: at each path's largest n, one less and one more (the next
+ * path's first), and the sizes every step is tested at; keys and pairs of each 32-bit type, 64-bit keys
+ * and pairs, several inputs, a few bit ranges; and the whole contract (pointers off their alignment,
+ * guards, exact scratch, dirty scratch, a busy stream) at each path's largest n. */
+static size_t s12_row(const kit_ladder *L)
+{
+    size_t i;
+    for (i = 0; i < L->count; i++)
+        if (strcmp(L->step(L, i)->name, "s12_small_sort") == 0) return i;
+    cr_assert_fail("%s has no s12_small_sort row", L->id);
+    return 0;
+}
+
+/* the sizes around s12's thresholds for (type, pairs), then the fixed ones: how many */
+static size_t s12_sizes(int type, int pairs, size_t *out)
+{
+    static const size_t fixed[] = {0, 1, 31, 33, 1023, (1u << 20) + 7};
+    size_t k = 0, j;
+    int path;
+    for (path = RADIX_S12_ONE_1K; path < RADIX_S12_LARGE; path++) {
+        const size_t t = radix_s12_limit(type, pairs, path);
+        if (t == 0) continue; /* the path does not fit this GPU */
+        out[k++] = t - 1;
+        out[k++] = t;
+        out[k++] = t + 1;
+    }
+    for (j = 0; j < sizeof fixed / sizeof *fixed; j++) out[k++] = fixed[j];
+    return k;
+}
+
+static void s12_expect(int wide, int type, int pairs)
+{
+    static const char *const inputs[] = {"uniform", "sorted", "reverse", "identical", "low-entropy", "f32-normal"};
+    static const int r32[][2] = {{0, 32}, {0, 1}, {3, 17}, {8, 16}, {31, 32}};
+    static const int r64[][2] = {{0, 64}, {5, 37}, {32, 64}, {63, 64}};
+    const kit_ladder *L = wide ? &radix_ladder64 : &radix_ladder;
+    const size_t row = s12_row(L);
+    const size_t nr = wide ? sizeof r64 / sizeof *r64 : sizeof r32 / sizeof *r32;
+    size_t sizes[32], ns, s, x, j;
+    ns = s12_sizes(type, pairs, sizes);
+    for (s = 0; s < ns; s++)
+        for (j = 0; j < nr; j++) {
+            const int b = wide ? r64[j][0] : r32[j][0], e = wide ? r64[j][1] : r32[j][1];
+            const kit_shape sh = sort_shape(L->P, sizes[s], type, pairs, b, e);
+            for (x = 0; x < sizeof inputs / sizeof *inputs; x++)
+                if (j == 0 || x == 0 || x == 4) kit_expect_step(L, row, &sh, inputs[x], 130 + s);
+        }
+}
+
+Test(ch05_gpu, s12_small_sort_thresholds, .timeout = 900)
+{
+    int t, p;
+    KIT_REQUIRE_GPU();
+    for (p = 0; p < 2; p++) {
+        for (t = RADIX_U32; t <= RADIX_F32; t++) s12_expect(0, t, p);
+        s12_expect(1, RADIX_U64, p);
+    }
+}
+
+Test(ch05_gpu, s12_small_sort_contract, .timeout = 900)
+{
+    int path, p, w;
+    KIT_REQUIRE_GPU();
+    for (w = 0; w < 2; w++)
+        for (p = 0; p < 2; p++)
+            for (path = RADIX_S12_ONE_1K; path < RADIX_S12_LARGE; path++) {
+                const kit_ladder *L = w ? &radix_ladder64 : &radix_ladder;
+                const int type = w ? RADIX_U64 : RADIX_F32;
+                const size_t n = radix_s12_limit(type, p, path), row = s12_row(L);
+                const kit_contract_opts o = {1, 0, 1, 0, 0, 1};
+                const kit_input *in = kit_input_find(L->P, w ? "uniform" : "f32-normal");
+                char msg[KIT_MSG];
+                int ok = 0;
+                kit_shape sh;
+                if (n == 0) continue;
+                sh = sort_shape(L->P, n, type, p, 0, radix_key_bits(type));
+                cr_assert(in != NULL);
+                cr_assert(kit_contract_step(L, row, &sh, in, 140 + path, &o, &ok, msg, sizeof msg) == cudaSuccess && ok,
+                          "path %d: %s", path, msg);
+            }
+}
+
 /* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops
  * over several tiles (the tuning sizes stay below one tile per block): keys and pairs, u32 and f32 */
 Test(ch05_gpu, onesweep_persistent_rows_loop, .timeout = 900)

@@ -178,6 +178,7 @@ RADIX_STEP_DECL(s8_reserve_first); /* s7, the first pass of keys alone on all bi
 RADIX_STEP_DECL(s9_lop3_ballots); /* s8, keys alone AND their ballots three at a time */
 RADIX_STEP_DECL(s10_wide_tile); /* s9, keys alone in 384 x 28 where three such blocks fit an SM */
 RADIX_STEP_DECL(s11_msd_hybrid); /* s10, or its two top passes and 65536 groups sorted on chip (on the GPU) */
+RADIX_STEP_DECL(s12_small_sort); /* one block, or one cooperative grid, for small n; s11 past them */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -194,14 +195,23 @@ cudaError_t radix_s8_describe(kit_kernel_desc *d);
 cudaError_t radix_s9_describe(kit_kernel_desc *d);
 cudaError_t radix_s10_describe(kit_kernel_desc *d);
 cudaError_t radix_s11_describe(kit_kernel_desc *d);
+cudaError_t radix_s12_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
-    radix_s7_param[], radix_s8_param[], radix_s9_param[], radix_s10_param[], radix_s11_param[];
+    radix_s7_param[], radix_s8_param[], radix_s9_param[], radix_s10_param[], radix_s11_param[],
+    radix_s12_param[];
 
 /* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own
  * way hands every other sort to it (same arguments and scratch contract as any step above). */
 #define radix_large_sort radix_s11_msd_hybrid
 #define radix_large_sort_scratch radix_s11_msd_hybrid_scratch
+
+/* s12's paths on this device, in the order it tries them: one block of 1024, of 4096, a cooperative
+ * grid, the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
+ * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
+ * RADIX_S12_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
+enum { RADIX_S12_ONE_1K = 0, RADIX_S12_ONE_4K = 1, RADIX_S12_GRID = 2, RADIX_S12_LARGE = 3 };
+size_t radix_s12_limit(int type, int pairs, int path);
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
  * bits and tile shapes */
@@ -214,7 +224,7 @@ extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 
-#define RADIX_NSTEPS 14
+#define RADIX_NSTEPS 15
 extern const radix_step radix_steps[RADIX_NSTEPS];
 
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,
