@@ -194,6 +194,7 @@ cudaError_t kit_smem_optin(const void *kernel, size_t dyn_smem)
                             (fa.sharedSizeBytes + dyn_smem + 1023) / 1024, d->name, d->smem_block_optin / 1024);
         return cudaErrorInvalidValue;
     }
-    if (dyn_smem <= 48 * 1024) return cudaSuccess;
+    /* the kernel's current limit (48 KB less its static shared memory, unless raised before) */
+    if (dyn_smem <= (size_t)fa.maxDynamicSharedSizeBytes) return cudaSuccess;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn_smem);
 }

@@ -82,6 +82,19 @@ static cudaError_t exp_onesweep64(kit_bench *b)
     return table_then(b, &radix_onesweep64_ladder, &radix_ladder64, b->max_log2 - 1);
 }
 
+/* s12's tuning table vs n (each one-block row up to its tile, the grids to 2^18): keys, pairs, 64-bit
+ * keys; the ladder's s12 and CUB in the sort_keys, sort_pairs and keys64 sweeps */
+static cudaError_t small_sweep(kit_bench *b)
+{
+    return kit_ladder_sweep(b, &radix_small_ladder, 10, 18, "uniform", 0, 0);
+}
+static cudaError_t exp_small(kit_bench *b)
+{
+    KIT_TRY(with_axes(b, "pairs=0", small_sweep));
+    KIT_TRY(with_axes(b, "pairs=1", small_sweep));
+    return kit_ladder_sweep(b, &radix_small64_ladder, 10, 17, "uniform", 0, 0);
+}
+
 static const kit_experiment experiments[] = {
     {"sort_keys", "keys/s vs n = 2^10..2^28, u32 keys: every step, CUB, Thrust, CPU", exp_keys},
     {"sort_pairs", "pairs/s vs n = 2^10..2^28, u32 keys + u32 values", exp_pairs},
@@ -92,6 +105,7 @@ static const kit_experiment experiments[] = {
     {"rowdask", "s3 (Row-DASk) nWarps x nWork (Brown's Tables 9.10-9.11)", exp_rowdask},
     {"onesweep", "s5 (Onesweep) tile shapes and digit widths (uniform keys; --input: another)", exp_onesweep},
     {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window, tiles", exp_onesweep64},
+    {"small", "s12's one-block tiles and grids vs n = 2^10..2^18: keys, pairs, 64-bit keys", exp_small},
 };
 
 static const kit_chapter chapter = {

@@ -206,23 +206,25 @@ extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5
 #define radix_large_sort radix_s11_msd_hybrid
 #define radix_large_sort_scratch radix_s11_msd_hybrid_scratch
 
-/* s12's paths on this device, in the order it tries them: one block of 1024, of 4096, a cooperative
- * grid, the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
+/* s12's paths on this device, in the order it tries them: one block of 1024, of 2048, of 4096 keys, a
+ * cooperative grid, the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
  * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
  * RADIX_S12_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
-enum { RADIX_S12_ONE_1K = 0, RADIX_S12_ONE_4K = 1, RADIX_S12_GRID = 2, RADIX_S12_LARGE = 3 };
+enum { RADIX_S12_ONE_1K = 0, RADIX_S12_ONE_2K = 1, RADIX_S12_ONE_4K = 2, RADIX_S12_GRID = 3, RADIX_S12_LARGE = 4 };
 size_t radix_s12_limit(int type, int pairs, int path);
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
- * bits and tile shapes */
+ * bits and tile shapes, s12's one-block tiles and grids (32-bit and 64-bit keys) */
 #define RADIX_SRTS_NVARIANTS 5
 #define RADIX_ROWDASK_NVARIANTS 12
 #define RADIX_ONESWEEP_NVARIANTS 44
 #define RADIX_ONESWEEP64_NVARIANTS 10 /* s5's kernels on 64-bit keys */
+#define RADIX_SMALL_NVARIANTS 16
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
+extern const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS];
 
 #define RADIX_NSTEPS 15
 extern const radix_step radix_steps[RADIX_NSTEPS];
@@ -230,7 +232,7 @@ extern const radix_step radix_steps[RADIX_NSTEPS];
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,
  * begin_bit, end_bit); the ladders over them */
 extern const kit_problem radix_problem32, radix_problem64;
-#define RADIX_NLADDERS 6
+#define RADIX_NLADDERS 8
 #define RADIX_NMAIN 2 /* the 32-bit and 64-bit ladders come first */
 extern const kit_ladder *const radix_ladders[RADIX_NLADDERS];
 

@@ -165,13 +165,12 @@ static inline cudaError_t radix_dispatch(int type, bool pairs, F f)
     });
 }
 
-/* The dynamic shared memory limit of a kernel, raised where it passes 48 KB: once per kernel
- * (done_dev: a static of the caller's instantiation) and device. */
+/* The dynamic shared memory limit of a kernel, raised where smem passes it (48 KB less the kernel's
+ * static shared memory): once per kernel (done_dev: a static of the caller's instantiation) and device. */
 template <class F>
 static inline cudaError_t radix_smem_attr(F *kernel, size_t smem, int *done_dev)
 {
     int dev = 0;
-    if (smem <= 48 * 1024) return cudaSuccess;
     KIT_TRY(cudaGetDevice(&dev));
     if (*done_dev == dev + 1) return cudaSuccess;
     KIT_TRY(kit_smem_optin((const void *)kernel, smem));

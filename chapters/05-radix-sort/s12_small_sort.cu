@@ -10,8 +10,8 @@
  *     digit by digit in shared memory (per digit: each warp ranks its keys on its own counters, the
  *     counters are scanned, every key and value moves to its place in the tile), and stores it once.
  *     Nothing but the input and the output is touched in global memory, and there is no scratch.
- *     Two tiles (ss_one_*), the smaller where it holds n, since a tile's passes take longer the more
- *     keys its block ranks.
+ *     Three tiles (ss_one_*), the smallest that holds n, since a tile's passes take longer the more
+ *     keys its block ranks; each with two sets of counters, so that a pass has one barrier fewer.
  *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
  *     a tile each): each block sorts its tile per digit as above, writes its digit counts to a table,
  *     and the grid waits at a grid-wide barrier; each block then adds up, for each digit, the counts of
@@ -31,12 +31,13 @@
  * its blocks resident (a cooperative launch refuses otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"
 
-/* the one-block tiles, smallest first, and the grid's tile.  A larger one-block tile (1024 x 16 keys,
- * 1024 x 8 pairs) was slower on the H200 than the grid of a few 512 x 8 tiles at more keys: one SM
- * ranks its keys at the rate of one SM. */
-typedef ss_tile<256, 4> ss_one_1k;
-typedef ss_tile<512, 8> ss_one_4k;
-typedef ss_tile<512, 8, 2> ss_grid_tile; /* two blocks an SM: twice the resident tiles */
+/* the one-block tiles, smallest first, and the grid's tile (two blocks an SM: twice the resident
+ * tiles).  The tuning table below has the other shapes; the README's "what else we tried" the
+ * measurements that chose these. */
+typedef ss_with_two_sets<ss_tile<256, 4>> ss_one_1k;
+typedef ss_with_two_sets<ss_tile<512, 4>> ss_one_2k;
+typedef ss_with_two_sets<ss_tile<1024, 4>> ss_one_4k;
+typedef ss_tile<512, 8, 2> ss_grid_tile;
 
 /* the grid's largest n: past it the table's G^2 reads cost more than the ladder's passes (H200: 4-byte
  * keys alone, pairs, 8-byte keys) */
@@ -46,9 +47,27 @@ static constexpr size_t ss_grid_max_n()
     return KT == RADIX_U64 ? (size_t)1 << 16 : PAIRS ? (size_t)1 << 18 : (size_t)1 << 17;
 }
 
+/* a tile's label, from its knobs */
+template <class P>
+static int ss_label_tile(char *b, size_t len)
+{
+    return snprintf(b, len, "%d x %d%s", P::TBS, P::KPT, P::SETS == 2 ? " two counter sets" : "");
+}
+
+/* the step's label: typed, since the ladder's C table takes it as a constant; the assertions hold it
+ * to the tiles above */
 extern "C" const char radix_s12_param[] =
-    "one block: 256 x 4, 512 x 8; cooperative grid of 512 x 8 tiles up to 2^17 keys, 2^18 pairs, 2^16 "
-    "64-bit keys; then s11";
+    "one block: 256 x 4, 512 x 4, 1024 x 4, two counter sets; cooperative grid of 512 x 8 tiles, 2 blocks/SM, "
+    "up to 2^17 keys, 2^18 pairs, 2^16 64-bit keys; then s11";
+static_assert(ss_one_1k::TBS == 256 && ss_one_1k::KPT == 4 && ss_one_1k::SETS == 2 && ss_one_2k::TBS == 512 &&
+                  ss_one_2k::KPT == 4 && ss_one_2k::SETS == 2 && ss_one_4k::TBS == 1024 && ss_one_4k::KPT == 4 &&
+                  ss_one_4k::SETS == 2,
+              "radix_s12_param names the one-block tiles");
+static_assert(ss_grid_tile::TBS == 512 && ss_grid_tile::KPT == 8 && ss_grid_tile::MIN_BLOCKS == 2 &&
+                  ss_grid_max_n<RADIX_U32, false>() == (size_t)1 << 17 &&
+                  ss_grid_max_n<RADIX_U32, true>() == (size_t)1 << 18 &&
+                  ss_grid_max_n<RADIX_U64, false>() == (size_t)1 << 16,
+              "radix_s12_param names the grid's tile and limits");
 
 /* the ladder's best step, which takes the sizes s12 does not: one name, for the ladder to repoint */
 static const struct {
@@ -61,44 +80,30 @@ template <class F>
 static auto ss_on_tile(int p, F f)
 {
     if (p == RADIX_S12_ONE_1K) return f(ss_one_1k{});
+    if (p == RADIX_S12_ONE_2K) return f(ss_one_2k{});
     return f(ss_one_4k{});
 }
 
-/* the kernel's dynamic shared memory limit set to smem once per device (done_dev: a static of the
- * caller's), whatever smem is: radix_smem_attr leaves it alone up to 48 KB of dynamic shared memory,
- * where these kernels' static shared memory still takes them past the default limit */
-template <class F>
-static cudaError_t ss_optin(F *kernel, size_t smem, int *done_dev)
-{
-    int dev = 0;
-    KIT_TRY(cudaGetDevice(&dev));
-    if (*done_dev == dev + 1) return cudaSuccess;
-    KIT_TRY(kit_smem_optin((const void *)kernel, smem));
-    *done_dev = dev + 1;
-    return cudaSuccess;
-}
-
-/* the kernels' shared memory limits raised once per device; 1 when a block fits */
+/* 1 when a one-block tile P fits this device, its shared memory limit raised (once per device) */
 template <class P, int KT, bool PAIRS>
 static int ss_block_fits()
 {
     static int attr_dev = 0, memo = 0;
     constexpr size_t smem = ss_smem<P, KT, PAIRS>();
     if (!radix_block_fits(ss_block_kernel<P, KT, PAIRS>, smem, &memo)) return 0;
-    if (ss_optin(ss_block_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess) {
+    if (radix_smem_attr(ss_block_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
     }
     return 1;
 }
 
-/* the grid's most blocks on this device (its resident blocks, kit_occupancy: the KIT_DEVICE profile's
- * when one is active), asked once per device; 0 when a block does not fit or cooperative launches are
- * not supported */
-template <int KT, bool PAIRS>
+/* the grid of tiles P's most blocks on this device (its resident blocks, kit_occupancy: the KIT_DEVICE
+ * profile's when one is active), asked once per device; 0 when a block does not fit or cooperative
+ * launches are not supported */
+template <class P, int KT, bool PAIRS>
 static size_t ss_grid_blocks()
 {
-    typedef ss_grid_tile P;
     static int attr_dev = 0, memo_dev = 0, fit_memo = 0;
     static size_t memo = 0;
     constexpr size_t smem = ss_smem<P, KT, PAIRS>() + ss_grid_extra<P>();
@@ -107,7 +112,7 @@ static size_t ss_grid_blocks()
     if (cudaGetDevice(&dev) != cudaSuccess) goto none;
     if (memo_dev == dev + 1) return memo;
     if (kit_device_get(&d) != cudaSuccess || !radix_block_fits(ss_grid_kernel<P, KT, PAIRS>, smem, &fit_memo) ||
-        ss_optin(ss_grid_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess ||
+        radix_smem_attr(ss_grid_kernel<P, KT, PAIRS>, smem, &attr_dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess ||
         kit_occupancy(&per_sm, (const void *)ss_grid_kernel<P, KT, PAIRS>, P::TBS, smem) != cudaSuccess)
         goto none;
@@ -124,17 +129,23 @@ template <int KT, bool PAIRS>
 static int ss_path(size_t n)
 {
     if (n <= ss_one_1k::TILE && ss_block_fits<ss_one_1k, KT, PAIRS>()) return RADIX_S12_ONE_1K;
+    if (n <= ss_one_2k::TILE && ss_block_fits<ss_one_2k, KT, PAIRS>()) return RADIX_S12_ONE_2K;
     if (n <= ss_one_4k::TILE && ss_block_fits<ss_one_4k, KT, PAIRS>()) return RADIX_S12_ONE_4K;
-    if (n <= ss_grid_max_n<KT, PAIRS>() && n <= ss_grid_blocks<KT, PAIRS>() * ss_grid_tile::TILE)
+    if (n <= ss_grid_max_n<KT, PAIRS>() && n <= ss_grid_blocks<ss_grid_tile, KT, PAIRS>() * ss_grid_tile::TILE)
         return RADIX_S12_GRID;
     return RADIX_S12_LARGE;
 }
 
+/* the 32-bit types share their kernels (the images are sorted as u32) */
+template <class R, class F>
+static R ss_on_width(int type, R other, F f)
+{
+    return radix_on_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(type == RADIX_U64 ? RADIX_U64 : RADIX_U32, other, f);
+}
+
 static int ss_path_rt(size_t n, int type, int pairs)
 {
-    /* the 32-bit types share their kernels (the images are sorted as u32) */
-    const int w = type == RADIX_U64 ? RADIX_U64 : RADIX_U32;
-    return radix_on_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(w, (int)RADIX_S12_LARGE, [&](auto kt) {
+    return ss_on_width(type, (int)RADIX_S12_LARGE, [&](auto kt) {
         constexpr int KT = decltype(kt)::value;
         return pairs ? ss_path<KT, true>(n) : ss_path<KT, false>(n);
     });
@@ -142,11 +153,12 @@ static int ss_path_rt(size_t n, int type, int pairs)
 
 /* the grid's scratch: the alternate keys (and values), then the table, a row of RADIX x G counts for
  * each pass of the widest bit range */
+template <class P>
 static size_t ss_grid_scratch(size_t n, int type, int pairs)
 {
-    const size_t g = (n + ss_grid_tile::TILE - 1) / ss_grid_tile::TILE;
-    const size_t passes = (size_t)radix_key_bits(type) / ss_grid_tile::DIGIT_BITS;
-    return radix_alt_bytes(n, type, pairs) + radix_round256(passes * ss_grid_tile::RADIX * g * sizeof(unsigned));
+    const size_t g = (n + P::TILE - 1) / P::TILE;
+    const size_t passes = (size_t)radix_key_bits(type) / P::DIGIT_BITS;
+    return radix_alt_bytes(n, type, pairs) + radix_round256(passes * P::RADIX * g * sizeof(unsigned));
 }
 
 extern "C" size_t radix_s12_small_sort_scratch(size_t n, int type, int pairs)
@@ -154,23 +166,26 @@ extern "C" size_t radix_s12_small_sort_scratch(size_t n, int type, int pairs)
     if (n > RADIX_MAX_N || type < 0 || type >= RADIX_NTYPES) return 0;
     switch (ss_path_rt(n, type, pairs)) {
     case RADIX_S12_ONE_1K:
+    case RADIX_S12_ONE_2K:
     case RADIX_S12_ONE_4K: return 0;
-    case RADIX_S12_GRID: return ss_grid_scratch(n, type, pairs);
+    case RADIX_S12_GRID: return ss_grid_scratch<ss_grid_tile>(n, type, pairs);
     default: return s12_large.scratch_bytes(n, type, pairs);
     }
 }
 
 extern "C" size_t radix_s12_limit(int type, int pairs, int path)
 {
-    const int w = type == RADIX_U64 ? RADIX_U64 : RADIX_U32;
-    return radix_on_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(w, (size_t)0, [&](auto kt) -> size_t {
+    return ss_on_width(type, (size_t)0, [&](auto kt) -> size_t {
         constexpr int KT = decltype(kt)::value;
         auto lim = [&](auto pr) -> size_t {
             constexpr bool PAIRS = decltype(pr)::value;
-            if (path == RADIX_S12_ONE_1K) return ss_block_fits<ss_one_1k, KT, PAIRS>() ? ss_one_1k::TILE : 0;
-            if (path == RADIX_S12_ONE_4K) return ss_block_fits<ss_one_4k, KT, PAIRS>() ? ss_one_4k::TILE : 0;
+            if (path == RADIX_S12_ONE_1K || path == RADIX_S12_ONE_2K || path == RADIX_S12_ONE_4K)
+                return ss_on_tile(path, [&](auto t) -> size_t {
+                    typedef decltype(t) P;
+                    return ss_block_fits<P, KT, PAIRS>() ? P::TILE : 0;
+                });
             if (path == RADIX_S12_GRID) {
-                const size_t g = ss_grid_blocks<KT, PAIRS>() * ss_grid_tile::TILE;
+                const size_t g = ss_grid_blocks<ss_grid_tile, KT, PAIRS>() * ss_grid_tile::TILE;
                 return g < ss_grid_max_n<KT, PAIRS>() ? g : ss_grid_max_n<KT, PAIRS>();
             }
             return 0;
@@ -179,23 +194,25 @@ extern "C" size_t radix_s12_limit(int type, int pairs, int path)
     });
 }
 
-template <int KT, bool PAIRS>
-static cudaError_t ss_run(int path, const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
-                          size_t n, int type, int begin, int end, void *scratch, cudaStream_t s)
+/* one block of tile P sorts n <= P::TILE */
+template <class P, int KT, bool PAIRS>
+static cudaError_t ss_run_block(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                size_t n, int type, int begin, int end, cudaStream_t s)
 {
     typedef typename ss_width<KT>::key K;
-    const unsigned un = (unsigned)n;
-    if (path != RADIX_S12_GRID) {
-        return ss_on_tile(path, [&](auto t) {
-            typedef decltype(t) P;
-            ss_block_kernel<P, KT, PAIRS><<<1, P::TBS, ss_smem<P, KT, PAIRS>(), s>>>(
-                (const K *)keys_in, (K *)keys_out, vals_in, vals_out, un, type, begin, end);
-            return cudaGetLastError();
-        });
-    }
-    typedef ss_grid_tile P;
+    ss_block_kernel<P, KT, PAIRS><<<1, P::TBS, ss_smem<P, KT, PAIRS>(), s>>>(
+        (const K *)keys_in, (K *)keys_out, vals_in, vals_out, (unsigned)n, type, begin, end);
+    return cudaGetLastError();
+}
+
+/* one cooperative grid of tiles P sorts n (all its blocks resident) */
+template <class P, int KT, bool PAIRS>
+static cudaError_t ss_run_grid(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                               size_t n, int type, int begin, int end, void *scratch, cudaStream_t s)
+{
+    typedef typename ss_width<KT>::key K;
     const size_t smem = ss_smem<P, KT, PAIRS>() + ss_grid_extra<P>();
-    const unsigned g = (unsigned)((n + P::TILE - 1) / P::TILE);
+    const unsigned g = (unsigned)((n + P::TILE - 1) / P::TILE), un = (unsigned)n;
     radix_carve c = {(char *)scratch, 0};
     K *alt = (K *)radix_take(&c, n * sizeof(K));
     uint32_t *alt_vals = PAIRS ? (uint32_t *)radix_take(&c, n * 4) : NULL;
@@ -208,26 +225,42 @@ static cudaError_t ss_run(int path, const void *keys_in, void *keys_out, const u
     return cudaSuccess;
 }
 
+/* the checks and the trivial cases of every step, then f(kt, pairs) on the key width */
+template <class F>
+static cudaError_t ss_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s, F f)
+{
+    int work;
+    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0, s, &work));
+    if (!work) return cudaSuccess;
+    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
+        return vals_in ? f(kt, std::true_type{}) : f(kt, std::false_type{});
+    });
+}
+
 extern "C" cudaError_t radix_s12_small_sort(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                            uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                            void *scratch, cudaStream_t s)
 {
-    int work, path;
+    int path;
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
                         RADIX_TYPES_ALL, 0));
     path = ss_path_rt(n, type, vals_in != NULL);
     if (path == RADIX_S12_LARGE)
         return s12_large.run(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
-    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0, s, &work));
-    if (!work) return cudaSuccess;
-    const int w = type == RADIX_U64 ? RADIX_U64 : RADIX_U32;
-    return radix_dispatch_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(w, [&](auto kt) {
-        constexpr int KT = decltype(kt)::value;
-        if (vals_in) return ss_run<KT, true>(path, keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit,
-                                             scratch, s);
-        return ss_run<KT, false>(path, keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
-    });
+    return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
+                   [&](auto kt, auto pr) {
+                       constexpr int KT = decltype(kt)::value;
+                       constexpr bool PAIRS = decltype(pr)::value;
+                       if (path == RADIX_S12_GRID)
+                           return ss_run_grid<ss_grid_tile, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type,
+                                                                       begin_bit, end_bit, scratch, s);
+                       return ss_on_tile(path, [&](auto t) {
+                           return ss_run_block<decltype(t), KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type,
+                                                                       begin_bit, end_bit, s);
+                       });
+                   });
 }
 
 /* the one-block kernel of 4096 keys (the demo's resource columns) */
@@ -235,9 +268,111 @@ extern "C" cudaError_t radix_s12_describe(kit_kernel_desc *d)
 {
     static int attr_dev = 0;
     constexpr size_t smem = ss_smem<ss_one_4k, RADIX_U32, false>();
-    KIT_TRY(ss_optin(ss_block_kernel<ss_one_4k, RADIX_U32, false>, smem, &attr_dev));
+    KIT_TRY(radix_smem_attr(ss_block_kernel<ss_one_4k, RADIX_U32, false>, smem, &attr_dev));
     d->func = (const void *)ss_block_kernel<ss_one_4k, RADIX_U32, false>;
     d->block_threads = ss_one_4k::TBS;
     d->dyn_smem = smem;
     return cudaSuccess;
 }
+
+/* ---- tuning table: one block of each shape (a row takes n up to its tile), with one set of counters
+ * and two; grids of other tiles; CUB beside them.  Each row forces its path: no fallback. */
+
+template <class P>
+static size_t ss_tune_block_scratch(size_t, int, int)
+{
+    return 0;
+}
+
+template <class P>
+static cudaError_t ss_tune_block(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                 size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, P::TILE));
+    return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
+                   [&](auto kt, auto pr) {
+                       constexpr int KT = decltype(kt)::value;
+                       constexpr bool PAIRS = decltype(pr)::value;
+                       if (!ss_block_fits<P, KT, PAIRS>()) {
+                           kit_set_unsupported("a %u-key block does not fit", P::TILE);
+                           return cudaErrorInvalidConfiguration;
+                       }
+                       return ss_run_block<P, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
+                                                         end_bit, s);
+                   });
+}
+
+template <class P>
+static cudaError_t ss_tune_grid(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0));
+    return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
+                   [&](auto kt, auto pr) {
+                       constexpr int KT = decltype(kt)::value;
+                       constexpr bool PAIRS = decltype(pr)::value;
+                       if (n > ss_grid_blocks<P, KT, PAIRS>() * P::TILE) {
+                           kit_set_unsupported("%zu keys need more resident %u-key tiles than this GPU holds", n,
+                                               P::TILE);
+                           return cudaErrorInvalidConfiguration;
+                       }
+                       return ss_run_grid<P, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
+                                                        end_bit, scratch, s);
+                   });
+}
+
+template <class P>
+static const char *ss_label_block()
+{
+    static char b[96];
+    if (!b[0]) {
+        const int m = snprintf(b, sizeof b, "one block: ");
+        ss_label_tile<P>(b + m, sizeof b - m);
+    }
+    return b;
+}
+template <class P>
+static const char *ss_label_grid()
+{
+    static char b[96];
+    if (!b[0]) {
+        const int m = snprintf(b, sizeof b, "cooperative grid: ");
+        snprintf(b + m + ss_label_tile<P>(b + m, sizeof b - m), sizeof b - m, " tiles, %d blocks/SM", P::MIN_BLOCKS);
+    }
+    return b;
+}
+
+#define SS_FILE "chapters/05-radix-sort/s12_small_sort.cu"
+#define SS_BLOCK_ROW(...)                                                                                   \
+    {{"s12_small_sort", ss_label_block<__VA_ARGS__>(), "one block sorts n <= its tile in shared memory",       \
+      SS_FILE, NULL, KIT_STEP_GPU, NULL, 0, __VA_ARGS__::TILE},                                              \
+     ss_tune_block_scratch<__VA_ARGS__>, ss_tune_block<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
+#define SS_GRID_ROW(...)                                                                                    \
+    {{"s12_small_sort", ss_label_grid<__VA_ARGS__>(), "a cooperative grid of tiles, two grid barriers a digit", \
+      SS_FILE, NULL, KIT_STEP_GPU, NULL, 0, (size_t)1 << 18},                                                 \
+     ss_grid_scratch<__VA_ARGS__>, ss_tune_grid<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
+
+extern "C" const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS] = {
+    /* 1024 keys */
+    SS_BLOCK_ROW(ss_tile<256, 4>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 4>>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 2>>),
+    /* 2048 keys */
+    SS_BLOCK_ROW(ss_tile<512, 4>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 4>>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 8>>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<1024, 2>>),
+    /* 4096 keys */
+    SS_BLOCK_ROW(ss_tile<512, 8>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 8>>),
+    SS_BLOCK_ROW(ss_tile<1024, 4>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<1024, 4>>),
+    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 16>>),
+    /* grids */
+    SS_GRID_ROW(ss_tile<512, 8, 2>),
+    SS_GRID_ROW(ss_tile<256, 8, 4>),
+    SS_GRID_ROW(ss_tile<1024, 4, 2>),
+    SS_GRID_ROW(ss_tile<256, 16, 2>),
+};

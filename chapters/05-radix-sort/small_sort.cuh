@@ -13,7 +13,8 @@
  *                    tile in shared memory (rk_fixup_exchange).  The tile order in shared memory is then
  *                    the (digit, previous tile order) order: stable.
  *   ss_block_kernel  n <= TILE: load, one ss_rank_pass per digit (each thread reading its items back from
- *                    shared memory between passes), store.  No global pass, one launch.
+ *                    shared memory between passes; with two counter sets, each pass zeroes the
+ *                    other's), store.  No global pass, one launch.
  *   ss_grid_kernel   n <= G x TILE with all G blocks resident (a cooperative launch): per digit, each
  *                    block ranks its tile, publishes its digit counts to a [digit][block] table, waits at
  *                    the grid barrier, sums the counts of the blocks before it (and of all blocks, for
@@ -27,12 +28,15 @@
 #include "radix_rank.cuh"
 
 /* a tile: TBS threads x KPT keys, ranked DIGIT_BITS at a time with MATCH (radix_rank.cuh); registers
- * budgeted for MIN_BLOCKS blocks an SM */
-template <int TBS_, int KPT_, int MIN_BLOCKS_ = 1>
+ * budgeted for MIN_BLOCKS blocks an SM.  SETS: the one-block kernel's sets of warp counters, used in
+ * turn: with two, a pass zeroes the next pass's set while it ranks on its own, and the barrier that
+ * waited for the zeroing after the exchange is gone (the grid kernel uses one). */
+template <int TBS_, int KPT_, int MIN_BLOCKS_ = 1, int SETS_ = 1>
 struct ss_tile {
     static constexpr int TBS = TBS_;
     static constexpr int KPT = KPT_;
     static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
+    static constexpr int SETS = SETS_;
     static constexpr int DIGIT_BITS = 8;
     static constexpr int RADIX = 1 << DIGIT_BITS;
     static constexpr int MATCH = RK_MATCH_LOP3;
@@ -41,7 +45,12 @@ struct ss_tile {
     /* the grid kernel's threads a digit, when it sums the table's row of that digit */
     static constexpr int PARTS = TBS / RADIX;
     static_assert(TBS % 32 == 0 && TBS <= 1024 && TBS % RADIX == 0, "a thread per digit, or a few");
+    static_assert(SETS == 1 || SETS == 2, "one set of counters, or two in turn");
 };
+
+/* the same tile with two counter sets */
+template <class P>
+using ss_with_two_sets = ss_tile<P::TBS, P::KPT, P::MIN_BLOCKS, 2>;
 
 /* the width a key is sorted as once it is an image: u32 for the 32-bit types, u64 for u64 */
 template <int KT>
@@ -69,12 +78,12 @@ static __device__ __forceinline__ K ss_unimage(K t, int type)
     }
 }
 
-/* the dynamic shared memory of a tile: keys, values (pairs), the warps' counters */
+/* the dynamic shared memory of a tile: keys, values (pairs), the warps' counters (SETS of them) */
 template <class P, int KT, bool PAIRS>
 __host__ __device__ static constexpr size_t ss_smem()
 {
     return (size_t)P::TILE * sizeof(typename ss_width<KT>::key) + (PAIRS ? (size_t)P::TILE * 4 : 0) +
-           (size_t)P::NW * P::RADIX * 4;
+           (size_t)P::SETS * P::NW * P::RADIX * 4;
 }
 
 template <class P, class K, bool PAIRS>
@@ -134,22 +143,25 @@ static __device__ __forceinline__ void ss_zero_counters(unsigned *cnt)
     for (int j = threadIdx.x; j < P::NW * P::RADIX; j += P::TBS) cnt[j] = 0;
 }
 
-/* One stable pass on bits [shift, shift + bits) of the images: the counters zero before (and a barrier
- * since), the tile in shared memory in the new order after (and a barrier since; the counters then hold
- * each warp's digit starts).  Thread d < RADIX gets the digit's count in the tile and, in *start, the
- * digit's first position in the tile. */
+/* One stable pass on bits [shift, shift + bits) of the images, on the counters cnt: they are zero
+ * before (and a barrier since); after, the tile in shared memory is in the new order (and a barrier
+ * since; cnt then holds each warp's digit starts).  zero_next (or NULL): a set of counters zeroed on
+ * the way, ready for the next pass.  Thread d < RADIX gets the digit's count in the tile and, in
+ * *start, the digit's first position in the tile. */
 template <class P, int W, bool PAIRS, class K>
-static __device__ __forceinline__ unsigned ss_rank_pass(const ss_shared<P, K, PAIRS> &s, const K (&k)[P::KPT],
+static __device__ __forceinline__ unsigned ss_rank_pass(const ss_shared<P, K, PAIRS> &s, unsigned *cnt,
+                                                        const K (&k)[P::KPT],
                                                         const uint32_t (&v)[PAIRS ? P::KPT : 1], int shift,
-                                                        int bits, unsigned *start)
+                                                        int bits, unsigned *start, unsigned *zero_next)
 {
-    unsigned *row = s.cnt + (threadIdx.x >> 5) * P::RADIX;
+    unsigned *row = cnt + (threadIdx.x >> 5) * P::RADIX;
     unsigned r[P::KPT], all;
     rk_rank_warp<W, P::KPT, P::MATCH, P::DIGIT_BITS>(k, shift, bits, row, r);
     __syncthreads();
-    const unsigned tot = rk_column_scan<P::NW, P::RADIX>(s.cnt);
+    if (zero_next) ss_zero_counters<P>(zero_next); /* unused since the last pass's exchange */
+    const unsigned tot = rk_column_scan<P::NW, P::RADIX>(cnt);
     const unsigned st = block_scan32_excl<P::TBS, WS_SHFL>(tot, &all);
-    rk_column_add<P::NW, P::RADIX>(s.cnt, st);
+    rk_column_add<P::NW, P::RADIX>(cnt, st);
     __syncthreads();
     rk_fixup_exchange(k, r, row, s.keys);
     if constexpr (PAIRS) rk_exchange(s.vals, r, v);
@@ -174,14 +186,18 @@ __global__ void __launch_bounds__(P::TBS)
     ss_load<P, PAIRS, true, false>(keys_in, vals_in, n, type, k, v);
     ss_zero_counters<P>(s.cnt);
     __syncthreads();
-    for (int shift = begin;;) {
+    for (int shift = begin, set = 0;; set ^= P::SETS - 1) {
         const int bits = end - shift < P::DIGIT_BITS ? end - shift : P::DIGIT_BITS;
-        (void)ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, k, v, shift, bits, &start);
+        unsigned *cnt = s.cnt + set * (P::NW * P::RADIX);
+        unsigned *next = P::SETS == 2 && shift + bits < end ? s.cnt + (set ^ 1) * (P::NW * P::RADIX) : NULL;
+        (void)ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, cnt, k, v, shift, bits, &start, next);
         shift += bits;
         if (shift >= end) break;
         ss_reload(s, k, v);
-        ss_zero_counters<P>(s.cnt);
-        __syncthreads();
+        if constexpr (P::SETS == 1) { /* the pass's counters, read by its exchange, zeroed for the next */
+            ss_zero_counters<P>(s.cnt);
+            __syncthreads();
+        }
     }
     /* position p = i TBS + t: each store instruction writes TBS consecutive keys */
 #pragma unroll
@@ -238,7 +254,7 @@ __global__ void __launch_bounds__(P::TBS, P::MIN_BLOCKS)
         unsigned start;
         if (p == 0) ss_load<P, PAIRS, true, false>(src + base, vsrc + (PAIRS ? base : 0), tile_n, type, k, v);
         else ss_load<P, PAIRS, false, true>(src + base, vsrc + (PAIRS ? base : 0), tile_n, type, k, v);
-        const unsigned tot = ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, k, v, shift, bits, &start);
+        const unsigned tot = ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, s.cnt, k, v, shift, bits, &start, NULL);
         if (threadIdx.x < (unsigned)R) row[threadIdx.x * G + b] = tot;
         grid.sync();
         {

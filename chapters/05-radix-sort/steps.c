@@ -423,7 +423,12 @@ const kit_ladder radix_onesweep64_ladder = LADDER("radix64-onesweep", "s5 (Onesw
                                                   radix_onesweep64_variants, RADIX_ONESWEEP64_NVARIANTS,
                                                   radix_problem64);
 
+const kit_ladder radix_small_ladder = LADDER("radix-small", "s12's one-block tiles and grids",
+                                             radix_small_variants, RADIX_SMALL_NVARIANTS, radix_problem32);
+const kit_ladder radix_small64_ladder = LADDER("radix64-small", "s12's one-block tiles and grids, 64-bit keys",
+                                               radix_small_variants, RADIX_SMALL_NVARIANTS, radix_problem64);
+
 const kit_ladder *const radix_ladders[RADIX_NLADDERS] = {
-    &radix_ladder,         &radix_ladder64,        &radix_srts_ladder,
-    &radix_rowdask_ladder, &radix_onesweep_ladder, &radix_onesweep64_ladder,
+    &radix_ladder,         &radix_ladder64,        &radix_srts_ladder,  &radix_rowdask_ladder,
+    &radix_onesweep_ladder, &radix_onesweep64_ladder, &radix_small_ladder, &radix_small64_ladder,
 };
