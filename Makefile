@@ -390,13 +390,13 @@ walk: all ## presenter mode, one step at a time: its lesson, it against the step
 	  $(if $(FROM),--from $(FROM)) $(if $(STEP),--step $(STEP)) $(if $(AUTO),--auto); \
 	  r=$$?; [ $$r = 2 ] || tools/demo-figure.sh $${c%%-*}; [ $$r = 0 ] || st=$$r; done; exit $$st
 
-sanitize: all ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck
+sanitize: all ## every step under compute-sanitizer memcheck, racecheck, synccheck, initcheck (STEP=name: that step's rows only)
 	@nvidia-smi -L >/dev/null 2>&1 || { echo "make sanitize: no CUDA device here (compute-sanitizer watches kernels on a GPU)"; exit 2; }
 	@test -x $(SANITIZER) || { echo "make sanitize: $(SANITIZER) not found (it comes with the CUDA Toolkit; SANITIZER=path)"; exit 2; }
 	@st=0; for c in $(CHAPTERS); do for tool in memcheck racecheck synccheck initcheck; do \
 	  extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
 	  echo "== $$c: $$tool"; \
-	  $(SANITIZER) --tool $$tool $$extra --error-exitcode 9 $(BUILD)/bin/ch$${c%%-*} sanitize 2>&1 | tail -n 4; \
+	  $(SANITIZER) --tool $$tool $$extra --error-exitcode 9 $(BUILD)/bin/ch$${c%%-*} sanitize $(if $(STEP),--step $(STEP)) 2>&1 | tail -n 4; \
 	  r=$${PIPESTATUS[0]}; [ $$r = 0 ] || { echo "== $$c: $$tool FAILED (exit $$r)"; st=1; }; \
 	done; done; exit $$st
 

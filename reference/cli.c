@@ -3,7 +3,7 @@
  *   chNN bench [options]        experiments -> CSV files
  *   chNN demo [--n SIZE]        the ladder at one size as a table (and the ladder figure's data)
  *   chNN walk [--from STEP]     presenter mode: one step at a time, its lesson and its deltas
- *   chNN sanitize               every step of every table at small odd sizes
+ *   chNN sanitize [--step NAME] every step of every table (or NAME's rows) at small odd sizes
  *                               (run under compute-sanitizer by `make sanitize`)
  *   chNN profile [--n SIZE]     every step once (run under Nsight Compute by `make profile`)
  */
@@ -68,7 +68,8 @@ static int usage(const kit_chapter *c, FILE *f)
             "  walk [demo's options] [--from STEP | --step STEP] [--auto]\n"
             "                          one step at a time: its lesson, then it against the step\n"
             "                          before and the yardsticks; Enter for the next (--auto: no wait)\n"
-            "  sanitize                verify every step at small sizes (for compute-sanitizer)\n"
+            "  sanitize [--step NAME]  verify every step (or the rows of one) at small sizes (for\n"
+            "                          compute-sanitizer)\n"
             "  profile [--n SIZE]      run each step once (for Nsight Compute: make profile)\n"
             "  help                    this text\n\n",
             c->id, c->id, c->title, c->demo_n);
@@ -1145,9 +1146,9 @@ static int cmd_profile(const kit_chapter *c, int argc, char **argv)
  * dirty scratch) at small odd sizes, every input of the main ladders' problems at the
  * first sizes, and every argument case of the tables' headers (allowed NULLs and aliases,
  * refusals) at every shape the case lists: what compute-sanitizer watches (make sanitize). */
-static int cmd_sanitize(const kit_chapter *c)
+static int cmd_sanitize(const kit_chapter *c, const char *only)
 {
-    static const size_t main_sizes[] = {0, 1, 31, 33, 1025, 65543};
+    static const size_t main_sizes[] = {0, 1, 31, 33, 1025, 4093, 20011, 65543};
     static const size_t tune_sizes[] = {33, 4101};
     char why[KIT_MSG], msg[KIT_MSG];
     size_t l, i, k, x, checked = 0, bad = 0, skipped = 0;
@@ -1168,7 +1169,9 @@ static int cmd_sanitize(const kit_chapter *c)
                     kit_contract_opts o = {(size_t)(k & 1), (size_t)(k % 3), 0, 0, 0, (int)(k & 1)};
                     int ok = 0;
                     cudaError_t e;
-                    if (sh.n > kit_step_max_n(L, i) || (L->step(L, i)->flags & KIT_TIMING_ONLY)) continue;
+                    if (sh.n > kit_step_max_n(L, i) || (L->step(L, i)->flags & KIT_TIMING_ONLY) ||
+                        (only && strcmp(L->step(L, i)->name, only) != 0))
+                        continue;
                     e = kit_contract_step(L, i, &sh, &L->P->inputs[x], 77 + k, &o, &ok, msg, sizeof msg);
                     if (e != cudaSuccess && (why_not = kit_unsupported())) { /* not on this GPU: said, not run */
                         skipped++;
@@ -1191,7 +1194,7 @@ static int cmd_sanitize(const kit_chapter *c)
                 kit_shape sh;
                 int j;
                 if (!kit_case_applies(L, i, k) || base.n > kit_step_max_n(L, i) ||
-                    (L->step(L, i)->flags & KIT_TIMING_ONLY))
+                    (L->step(L, i)->flags & KIT_TIMING_ONLY) || (only && strcmp(L->step(L, i)->name, only) != 0))
                     continue;
                 for (j = 0; kit_case_shape(L, k, j, &base, &sh); j++) {
                     const kit_contract_opts o = {(size_t)(j & 1), (size_t)(j % 3), 0, 0, (int)k + 1, j & 1};
@@ -1246,7 +1249,8 @@ int kit_chapter_main(const kit_chapter *c, int argc, char **argv)
     if (!strcmp(cmd, "bench")) return cmd_bench(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "demo")) return cmd_demo(c, argc - 2, argv + 2);
     if (!strcmp(cmd, "walk")) return cmd_walk(c, argc - 2, argv + 2);
-    if (!strcmp(cmd, "sanitize") && argc == 2) return cmd_sanitize(c);
+    if (!strcmp(cmd, "sanitize") && argc == 2) return cmd_sanitize(c, NULL);
+    if (!strcmp(cmd, "sanitize") && argc == 4 && !strcmp(argv[2], "--step")) return cmd_sanitize(c, argv[3]);
     if (!strcmp(cmd, "profile")) return cmd_profile(c, argc - 2, argv + 2);
     fprintf(stderr, "ch%s: unknown command '%s'\n\n", c->id, cmd);
     return usage(c, stderr);

@@ -207,10 +207,18 @@ extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5
 #define radix_large_sort_scratch radix_s11_msd_hybrid_scratch
 
 /* s12's paths on this device, in the order it tries them: one block of 1024, of 2048, of 4096 keys, a
- * cooperative grid, the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
+ * cooperative grid of 2048-key tiles, of 4096-key tiles, s5 (mid sizes), the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
  * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
  * RADIX_S12_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
-enum { RADIX_S12_ONE_1K = 0, RADIX_S12_ONE_2K = 1, RADIX_S12_ONE_4K = 2, RADIX_S12_GRID = 3, RADIX_S12_LARGE = 4 };
+enum {
+    RADIX_S12_ONE_1K = 0,
+    RADIX_S12_ONE_2K,
+    RADIX_S12_ONE_4K,
+    RADIX_S12_GRID_2K,
+    RADIX_S12_GRID_4K,
+    RADIX_S12_MID,
+    RADIX_S12_LARGE
+};
 size_t radix_s12_limit(int type, int pairs, int path);
 
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit

@@ -10,15 +10,17 @@
  *     digit by digit in shared memory (per digit: each warp ranks its keys on its own counters, the
  *     counters are scanned, every key and value moves to its place in the tile), and stores it once.
  *     Nothing but the input and the output is touched in global memory, and there is no scratch.
- *     Three tiles (ss_one_*), the smallest that holds n, since a tile's passes take longer the more
- *     keys its block ranks; each with two sets of counters, so that a pass has one barrier fewer.
+ *     Three tiles (ss_one_*), the smallest that holds n, since a pass takes as long as the tile's
+ *     keys take to rank, real or padding; peers found by a shared-memory OR, fewer instructions a
+ *     key than the ballots where one block is all there is.
  *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
- *     a tile each): each block sorts its tile per digit as above, writes its digit counts to a table,
+ *     a tile each; 2048-key tiles up to 2^15, 4096-key tiles past it): each block sorts its tile per digit as above, writes its digit counts to a table,
  *     and the grid waits at a grid-wide barrier; each block then adds up, for each digit, the counts of
  *     the blocks before it and of all blocks, which places its tile's runs in the output, scatters
  *     them, and waits at the barrier again.  Two barriers a digit instead of a launch, and no
  *     histogram or look-back.
- *   - the ladder's best step (s12_large) for the rest.
+ *   - s5 up to 2^20 (s12_mid): its tiles are smaller than s10's and s11's, so at these sizes more SMs
+ *     get one, and it has no route kernel; the ladder's best step (s12_large) for the rest.
  * Why it is faster: at these sizes a sort's time is its critical path, and a launch is the longest
  * link of it.  One block has no launch after its first and no global pass; the grid's barriers cost
  * less than the launches they replace, and its tiles are read and written once a digit, as the
@@ -31,49 +33,60 @@
  * its blocks resident (a cooperative launch refuses otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"
 
-/* the one-block tiles, smallest first, and the grid's tile (two blocks an SM: twice the resident
- * tiles).  The tuning table below has the other shapes; the README's "what else we tried" the
- * measurements that chose these. */
-typedef ss_with_two_sets<ss_tile<256, 4>> ss_one_1k;
-typedef ss_with_two_sets<ss_tile<512, 4>> ss_one_2k;
-typedef ss_with_two_sets<ss_tile<1024, 4>> ss_one_4k;
+/* the one-block tiles, smallest first, their peers found by the shared-memory OR; the grids' tiles,
+ * 2048 keys at four blocks an SM up to ss_grid_small_max_n, then 4096 at two (twice the keys a block,
+ * half the blocks whose counts every block reads).  The tuning table below has the other shapes. */
+typedef ss_with_or_peers<ss_tile<256, 4>> ss_one_1k;
+typedef ss_with_or_peers<ss_tile<512, 4>> ss_one_2k;
+typedef ss_with_or_peers<ss_tile<512, 8>> ss_one_4k;
+typedef ss_tile<256, 8, 4> ss_grid_small_tile;
 typedef ss_tile<512, 8, 2> ss_grid_tile;
 
-/* the grid's largest n: past it the table's G^2 reads cost more than the ladder's passes (H200: 4-byte
- * keys alone, pairs, 8-byte keys) */
+/* the small-tile grid's largest n, and the grid's: past them the table's G^2 reads cost more than the
+ * larger tile (H200) and than the ladder's passes (4-byte keys alone, pairs, 8-byte keys) */
+static constexpr size_t ss_grid_small_max_n = (size_t)1 << 15;
 template <int KT, bool PAIRS>
 static constexpr size_t ss_grid_max_n()
 {
     return KT == RADIX_U64 ? (size_t)1 << 16 : PAIRS ? (size_t)1 << 18 : (size_t)1 << 17;
 }
 
+/* past the grids: s5's tiles, smaller than s11's, keep every SM busy up to ss_mid_max_n; s11 after */
+static constexpr size_t ss_mid_max_n = (size_t)1 << 20;
+
 /* a tile's label, from its knobs */
 template <class P>
 static int ss_label_tile(char *b, size_t len)
 {
-    return snprintf(b, len, "%d x %d%s", P::TBS, P::KPT, P::SETS == 2 ? " two counter sets" : "");
+    return snprintf(b, len, "%d x %d peers=%s", P::TBS, P::KPT, P::MATCH == RK_MATCH_OR ? "or" : "lop3");
 }
 
 /* the step's label: typed, since the ladder's C table takes it as a constant; the assertions hold it
- * to the tiles above */
+ * to the tiles and limits above */
 extern "C" const char radix_s12_param[] =
-    "one block: 256 x 4, 512 x 4, 1024 x 4, two counter sets; cooperative grid of 512 x 8 tiles, 2 blocks/SM, "
-    "up to 2^17 keys, 2^18 pairs, 2^16 64-bit keys; then s11";
-static_assert(ss_one_1k::TBS == 256 && ss_one_1k::KPT == 4 && ss_one_1k::SETS == 2 && ss_one_2k::TBS == 512 &&
-                  ss_one_2k::KPT == 4 && ss_one_2k::SETS == 2 && ss_one_4k::TBS == 1024 && ss_one_4k::KPT == 4 &&
-                  ss_one_4k::SETS == 2,
+    "one block: 256 x 4, 512 x 4, 512 x 8, peers by shared-memory OR; cooperative grid of 256 x 8 tiles "
+    "(4 blocks/SM) to 2^15, of 512 x 8 (2 blocks/SM) to 2^17 keys, 2^18 pairs, 2^16 64-bit keys; s5 to 2^20; "
+    "then s11";
+static_assert(ss_one_1k::TBS == 256 && ss_one_1k::KPT == 4 && ss_one_2k::TBS == 512 && ss_one_2k::KPT == 4 &&
+                  ss_one_4k::TBS == 512 && ss_one_4k::KPT == 8 && ss_one_1k::MATCH == RK_MATCH_OR &&
+                  ss_one_2k::MATCH == RK_MATCH_OR && ss_one_4k::MATCH == RK_MATCH_OR,
               "radix_s12_param names the one-block tiles");
-static_assert(ss_grid_tile::TBS == 512 && ss_grid_tile::KPT == 8 && ss_grid_tile::MIN_BLOCKS == 2 &&
+static_assert(ss_grid_small_tile::TBS == 256 && ss_grid_small_tile::KPT == 8 &&
+                  ss_grid_small_tile::MIN_BLOCKS == 4 && ss_grid_small_max_n == (size_t)1 << 15 &&
+                  ss_grid_tile::TBS == 512 && ss_grid_tile::KPT == 8 && ss_grid_tile::MIN_BLOCKS == 2 &&
                   ss_grid_max_n<RADIX_U32, false>() == (size_t)1 << 17 &&
                   ss_grid_max_n<RADIX_U32, true>() == (size_t)1 << 18 &&
-                  ss_grid_max_n<RADIX_U64, false>() == (size_t)1 << 16,
-              "radix_s12_param names the grid's tile and limits");
+                  ss_grid_max_n<RADIX_U64, false>() == (size_t)1 << 16 && ss_mid_max_n == (size_t)1 << 20,
+              "radix_s12_param names the grids' tiles and the limits");
 
-/* the ladder's best step, which takes the sizes s12 does not: one name, for the ladder to repoint */
-static const struct {
+/* the steps that take the sizes past the grids: s5 up to ss_mid_max_n, then the ladder's best step for
+ * large n (one name, for the ladder to repoint) */
+struct ss_step {
     radix_sort_fn run;
     radix_scratch_fn scratch_bytes;
-} s12_large = {radix_large_sort, radix_large_sort_scratch};
+};
+static const ss_step s12_mid = {radix_s5_onesweep, radix_s5_onesweep_scratch};
+static const ss_step s12_large = {radix_large_sort, radix_large_sort_scratch};
 
 /* f(policy) for the one-block path p's tile */
 template <class F>
@@ -131,9 +144,11 @@ static int ss_path(size_t n)
     if (n <= ss_one_1k::TILE && ss_block_fits<ss_one_1k, KT, PAIRS>()) return RADIX_S12_ONE_1K;
     if (n <= ss_one_2k::TILE && ss_block_fits<ss_one_2k, KT, PAIRS>()) return RADIX_S12_ONE_2K;
     if (n <= ss_one_4k::TILE && ss_block_fits<ss_one_4k, KT, PAIRS>()) return RADIX_S12_ONE_4K;
+    if (n <= ss_grid_small_max_n && n <= ss_grid_blocks<ss_grid_small_tile, KT, PAIRS>() * ss_grid_small_tile::TILE)
+        return RADIX_S12_GRID_2K;
     if (n <= ss_grid_max_n<KT, PAIRS>() && n <= ss_grid_blocks<ss_grid_tile, KT, PAIRS>() * ss_grid_tile::TILE)
-        return RADIX_S12_GRID;
-    return RADIX_S12_LARGE;
+        return RADIX_S12_GRID_4K;
+    return n <= ss_mid_max_n ? RADIX_S12_MID : RADIX_S12_LARGE;
 }
 
 /* the 32-bit types share their kernels (the images are sorted as u32) */
@@ -168,7 +183,9 @@ extern "C" size_t radix_s12_small_sort_scratch(size_t n, int type, int pairs)
     case RADIX_S12_ONE_1K:
     case RADIX_S12_ONE_2K:
     case RADIX_S12_ONE_4K: return 0;
-    case RADIX_S12_GRID: return ss_grid_scratch<ss_grid_tile>(n, type, pairs);
+    case RADIX_S12_GRID_2K: return ss_grid_scratch<ss_grid_small_tile>(n, type, pairs);
+    case RADIX_S12_GRID_4K: return ss_grid_scratch<ss_grid_tile>(n, type, pairs);
+    case RADIX_S12_MID: return s12_mid.scratch_bytes(n, type, pairs);
     default: return s12_large.scratch_bytes(n, type, pairs);
     }
 }
@@ -184,10 +201,15 @@ extern "C" size_t radix_s12_limit(int type, int pairs, int path)
                     typedef decltype(t) P;
                     return ss_block_fits<P, KT, PAIRS>() ? P::TILE : 0;
                 });
-            if (path == RADIX_S12_GRID) {
+            if (path == RADIX_S12_GRID_2K) {
+                const size_t g = ss_grid_blocks<ss_grid_small_tile, KT, PAIRS>() * ss_grid_small_tile::TILE;
+                return g < ss_grid_small_max_n ? g : ss_grid_small_max_n;
+            }
+            if (path == RADIX_S12_GRID_4K) {
                 const size_t g = ss_grid_blocks<ss_grid_tile, KT, PAIRS>() * ss_grid_tile::TILE;
                 return g < ss_grid_max_n<KT, PAIRS>() ? g : ss_grid_max_n<KT, PAIRS>();
             }
+            if (path == RADIX_S12_MID) return ss_mid_max_n;
             return 0;
         };
         return pairs ? lim(std::true_type{}) : lim(std::false_type{});
@@ -247,13 +269,18 @@ extern "C" cudaError_t radix_s12_small_sort(const void *keys_in, void *keys_out,
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
                         RADIX_TYPES_ALL, 0));
     path = ss_path_rt(n, type, vals_in != NULL);
+    if (path == RADIX_S12_MID)
+        return s12_mid.run(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
     if (path == RADIX_S12_LARGE)
         return s12_large.run(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
     return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
                    [&](auto kt, auto pr) {
                        constexpr int KT = decltype(kt)::value;
                        constexpr bool PAIRS = decltype(pr)::value;
-                       if (path == RADIX_S12_GRID)
+                       if (path == RADIX_S12_GRID_2K)
+                           return ss_run_grid<ss_grid_small_tile, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n,
+                                                                             type, begin_bit, end_bit, scratch, s);
+                       if (path == RADIX_S12_GRID_4K)
                            return ss_run_grid<ss_grid_tile, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type,
                                                                        begin_bit, end_bit, scratch, s);
                        return ss_on_tile(path, [&](auto t) {
@@ -338,8 +365,9 @@ static const char *ss_label_grid()
 {
     static char b[96];
     if (!b[0]) {
-        const int m = snprintf(b, sizeof b, "cooperative grid: ");
-        snprintf(b + m + ss_label_tile<P>(b + m, sizeof b - m), sizeof b - m, " tiles, %d blocks/SM", P::MIN_BLOCKS);
+        int m = snprintf(b, sizeof b, "cooperative grid: ");
+        m += ss_label_tile<P>(b + m, sizeof b - m);
+        snprintf(b + m, sizeof b - m, " tiles, %d blocks/SM", P::MIN_BLOCKS);
     }
     return b;
 }
@@ -357,22 +385,22 @@ static const char *ss_label_grid()
 extern "C" const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS] = {
     /* 1024 keys */
     SS_BLOCK_ROW(ss_tile<256, 4>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 4>>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 2>>),
+    SS_BLOCK_ROW(ss_one_1k),
+    SS_BLOCK_ROW(ss_with_or_peers<ss_tile<512, 2>>),
     /* 2048 keys */
     SS_BLOCK_ROW(ss_tile<512, 4>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 4>>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 8>>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<1024, 2>>),
+    SS_BLOCK_ROW(ss_one_2k),
+    SS_BLOCK_ROW(ss_with_or_peers<ss_tile<256, 8>>),
+    SS_BLOCK_ROW(ss_with_or_peers<ss_tile<1024, 2>>),
     /* 4096 keys */
     SS_BLOCK_ROW(ss_tile<512, 8>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<512, 8>>),
-    SS_BLOCK_ROW(ss_tile<1024, 4>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<1024, 4>>),
-    SS_BLOCK_ROW(ss_with_two_sets<ss_tile<256, 16>>),
+    SS_BLOCK_ROW(ss_one_4k),
+    SS_BLOCK_ROW(ss_with_or_peers<ss_tile<1024, 4>>),
+    SS_BLOCK_ROW(ss_with_or_peers<ss_tile<256, 16>>),
     /* grids */
-    SS_GRID_ROW(ss_tile<512, 8, 2>),
-    SS_GRID_ROW(ss_tile<256, 8, 4>),
-    SS_GRID_ROW(ss_tile<1024, 4, 2>),
+    SS_GRID_ROW(ss_grid_small_tile),
+    SS_GRID_ROW(ss_grid_tile),
+    SS_GRID_ROW(ss_with_or_peers<ss_grid_small_tile>),
+    SS_GRID_ROW(ss_with_or_peers<ss_grid_tile>),
     SS_GRID_ROW(ss_tile<256, 16, 2>),
 };

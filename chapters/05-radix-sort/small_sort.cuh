@@ -9,12 +9,11 @@
  *                    past n all ones (they rank after every real key in every pass).
  *   ss_rank_pass     one stable counting pass of the tile on bits [shift, shift + bits), on chip: each
  *                    warp ranks its keys on its own counters (rk_rank_warp), the counters' columns and
- *                    the digits' totals are scanned, and every key (and value) goes to its place in the
- *                    tile in shared memory (rk_fixup_exchange).  The tile order in shared memory is then
+ *                    the digits' totals are scanned in one (ss_scan_counters), and every key (and
+ *                    value) goes to its place in the tile in shared memory (rk_fixup_exchange).  The tile order in shared memory is then
  *                    the (digit, previous tile order) order: stable.
  *   ss_block_kernel  n <= TILE: load, one ss_rank_pass per digit (each thread reading its items back from
- *                    shared memory between passes; with two counter sets, each pass zeroes the
- *                    other's), store.  No global pass, one launch.
+ *                    shared memory between passes), store.  No global pass, one launch.
  *   ss_grid_kernel   n <= G x TILE with all G blocks resident (a cooperative launch): per digit, each
  *                    block ranks its tile, publishes its digit counts to a [digit][block] table, waits at
  *                    the grid barrier, sums the counts of the blocks before it (and of all blocks, for
@@ -27,30 +26,28 @@
 
 #include "radix_rank.cuh"
 
-/* a tile: TBS threads x KPT keys, ranked DIGIT_BITS at a time with MATCH (radix_rank.cuh); registers
- * budgeted for MIN_BLOCKS blocks an SM.  SETS: the one-block kernel's sets of warp counters, used in
- * turn: with two, a pass zeroes the next pass's set while it ranks on its own, and the barrier that
- * waited for the zeroing after the exchange is gone (the grid kernel uses one). */
-template <int TBS_, int KPT_, int MIN_BLOCKS_ = 1, int SETS_ = 1>
+/* a tile: TBS threads x KPT keys, ranked DIGIT_BITS at a time, each warp finding a key's peers by
+ * MATCH (radix_rank.cuh: ballots ANDed by LOP3, or a shared-memory OR, which takes a row of RADIX mask
+ * words a warp); registers budgeted for MIN_BLOCKS blocks an SM */
+template <int TBS_, int KPT_, int MIN_BLOCKS_ = 1, int MATCH_ = RK_MATCH_LOP3>
 struct ss_tile {
     static constexpr int TBS = TBS_;
     static constexpr int KPT = KPT_;
     static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
-    static constexpr int SETS = SETS_;
     static constexpr int DIGIT_BITS = 8;
     static constexpr int RADIX = 1 << DIGIT_BITS;
-    static constexpr int MATCH = RK_MATCH_LOP3;
+    static constexpr int MATCH = MATCH_;
     static constexpr int NW = TBS / 32;
     static constexpr unsigned TILE = (unsigned)TBS * KPT;
     /* the grid kernel's threads a digit, when it sums the table's row of that digit */
     static constexpr int PARTS = TBS / RADIX;
     static_assert(TBS % 32 == 0 && TBS <= 1024 && TBS % RADIX == 0, "a thread per digit, or a few");
-    static_assert(SETS == 1 || SETS == 2, "one set of counters, or two in turn");
+    static_assert(MATCH == RK_MATCH_LOP3 || MATCH == RK_MATCH_OR, "ballots, or a shared-memory OR");
 };
 
-/* the same tile with two counter sets */
+/* the same tile, its peers found by the shared-memory OR */
 template <class P>
-using ss_with_two_sets = ss_tile<P::TBS, P::KPT, P::MIN_BLOCKS, 2>;
+using ss_with_or_peers = ss_tile<P::TBS, P::KPT, P::MIN_BLOCKS, RK_MATCH_OR>;
 
 /* the width a key is sorted as once it is an image: u32 for the 32-bit types, u64 for u64 */
 template <int KT>
@@ -78,12 +75,13 @@ static __device__ __forceinline__ K ss_unimage(K t, int type)
     }
 }
 
-/* the dynamic shared memory of a tile: keys, values (pairs), the warps' counters (SETS of them) */
+/* the dynamic shared memory of a tile: keys, values (pairs), the warps' counters, their mask rows
+ * (MATCH = RK_MATCH_OR) */
 template <class P, int KT, bool PAIRS>
 __host__ __device__ static constexpr size_t ss_smem()
 {
     return (size_t)P::TILE * sizeof(typename ss_width<KT>::key) + (PAIRS ? (size_t)P::TILE * 4 : 0) +
-           (size_t)P::SETS * P::NW * P::RADIX * 4;
+           (size_t)(P::MATCH == RK_MATCH_OR ? 2 : 1) * P::NW * P::RADIX * 4;
 }
 
 template <class P, class K, bool PAIRS>
@@ -91,6 +89,7 @@ struct ss_shared {
     K *keys;
     uint32_t *vals;
     unsigned *cnt;
+    unsigned *masks; /* RK_MATCH_OR: a row of RADIX words a warp, zero between items; else NULL */
 };
 
 template <class P, class K, bool PAIRS>
@@ -100,6 +99,7 @@ static __device__ __forceinline__ ss_shared<P, K, PAIRS> ss_carve(unsigned char 
     s.keys = (K *)base;
     s.vals = (uint32_t *)(s.keys + P::TILE);
     s.cnt = s.vals + (PAIRS ? P::TILE : 0);
+    s.masks = P::MATCH == RK_MATCH_OR ? s.cnt + P::NW * P::RADIX : NULL;
     return s;
 }
 
@@ -143,25 +143,68 @@ static __device__ __forceinline__ void ss_zero_counters(unsigned *cnt)
     for (int j = threadIdx.x; j < P::NW * P::RADIX; j += P::TBS) cnt[j] = 0;
 }
 
-/* One stable pass on bits [shift, shift + bits) of the images, on the counters cnt: they are zero
- * before (and a barrier since); after, the tile in shared memory is in the new order (and a barrier
- * since; cnt then holds each warp's digit starts).  zero_next (or NULL): a set of counters zeroed on
- * the way, ready for the next pass.  Thread d < RADIX gets the digit's count in the tile and, in
- * *start, the digit's first position in the tile. */
-template <class P, int W, bool PAIRS, class K>
-static __device__ __forceinline__ unsigned ss_rank_pass(const ss_shared<P, K, PAIRS> &s, unsigned *cnt,
-                                                        const K (&k)[P::KPT],
-                                                        const uint32_t (&v)[PAIRS ? P::KPT : 1], int shift,
-                                                        int bits, unsigned *start, unsigned *zero_next)
+/* the counters' columns and the digits' starts in one scan: thread d < RADIX loads column d (its
+ * warps' counts of digit d), the digit totals are scanned across the first RADIX / 32 warps with one
+ * barrier (each of those threads adds the totals of the warps before its own), and the column is
+ * written back as digit start + warp prefix.  Returns digit d's count; *start its first position in
+ * the tile.  Needs a barrier before (all counts done); every thread must call it. */
+template <class P>
+static __device__ __forceinline__ unsigned ss_scan_counters(unsigned *cnt, unsigned *start)
 {
-    unsigned *row = cnt + (threadIdx.x >> 5) * P::RADIX;
-    unsigned r[P::KPT], all;
-    rk_rank_warp<W, P::KPT, P::MATCH, P::DIGIT_BITS>(k, shift, bits, row, r);
+    constexpr int NW = P::NW, R = P::RADIX, RW = R / 32;
+    __shared__ unsigned s_warp_tot[RW];
+    const unsigned t = threadIdx.x, lane = t & 31u;
+    unsigned c[NW], tot = 0, incl = 0, st = 0;
+    if (t < (unsigned)R) {
+#pragma unroll
+        for (int w = 0; w < NW; w++) {
+            c[w] = cnt[w * R + t];
+            tot += c[w];
+        }
+        incl = warp_scan_incl<WS_SHFL>(tot, NULL);
+        if (lane == 31u) s_warp_tot[t >> 5] = incl;
+    }
     __syncthreads();
-    if (zero_next) ss_zero_counters<P>(zero_next); /* unused since the last pass's exchange */
-    const unsigned tot = rk_column_scan<P::NW, P::RADIX>(cnt);
-    const unsigned st = block_scan32_excl<P::TBS, WS_SHFL>(tot, &all);
-    rk_column_add<P::NW, P::RADIX>(cnt, st);
+    if (t < (unsigned)R) {
+        unsigned before = 0;
+#pragma unroll
+        for (int w = 0; w < RW; w++) before += (unsigned)w < (t >> 5) ? s_warp_tot[w] : 0u;
+        st = before + incl - tot;
+        unsigned run = st;
+#pragma unroll
+        for (int w = 0; w < NW; w++) {
+            cnt[w * R + t] = run;
+            run += c[w];
+        }
+    }
+    *start = st;
+    return tot;
+}
+
+/* One stable pass on bits [shift, shift + bits) of the images: the counters zero before (and a barrier
+ * since), the tile in shared memory in the new order after (and a barrier since; the counters then hold
+ * each warp's digit starts).  Thread d < RADIX gets the digit's count in the tile and, in *start, the
+ * digit's first position in the tile.  ONE_SCAN: columns and digits in one scan (ss_scan_counters, one
+ * barrier fewer, NW more registers live); else the column scan, a block scan and the column add. */
+template <class P, int W, bool PAIRS, bool ONE_SCAN, class K>
+static __device__ __forceinline__ unsigned ss_rank_pass(const ss_shared<P, K, PAIRS> &s, const K (&k)[P::KPT],
+                                                        const uint32_t (&v)[PAIRS ? P::KPT : 1], int shift,
+                                                        int bits, unsigned *start)
+{
+    const unsigned warp = threadIdx.x >> 5;
+    unsigned *row = s.cnt + warp * P::RADIX;
+    unsigned r[P::KPT], st;
+    rk_rank_warp<W, P::KPT, P::MATCH, P::DIGIT_BITS>(k, shift, bits, row, r,
+                                                     s.masks ? s.masks + warp * P::RADIX : NULL);
+    __syncthreads();
+    unsigned tot;
+    if constexpr (ONE_SCAN) tot = ss_scan_counters<P>(s.cnt, &st);
+    else { /* fewer registers live: the grid's budget */
+        unsigned all;
+        tot = rk_column_scan<P::NW, P::RADIX>(s.cnt);
+        st = block_scan32_excl<P::TBS, WS_SHFL>(tot, &all);
+        rk_column_add<P::NW, P::RADIX>(s.cnt, st);
+    }
     __syncthreads();
     rk_fixup_exchange(k, r, row, s.keys);
     if constexpr (PAIRS) rk_exchange(s.vals, r, v);
@@ -185,19 +228,16 @@ __global__ void __launch_bounds__(P::TBS)
     unsigned start;
     ss_load<P, PAIRS, true, false>(keys_in, vals_in, n, type, k, v);
     ss_zero_counters<P>(s.cnt);
+    if (s.masks) ss_zero_counters<P>(s.masks); /* and zero between items from then on */
     __syncthreads();
-    for (int shift = begin, set = 0;; set ^= P::SETS - 1) {
+    for (int shift = begin;;) {
         const int bits = end - shift < P::DIGIT_BITS ? end - shift : P::DIGIT_BITS;
-        unsigned *cnt = s.cnt + set * (P::NW * P::RADIX);
-        unsigned *next = P::SETS == 2 && shift + bits < end ? s.cnt + (set ^ 1) * (P::NW * P::RADIX) : NULL;
-        (void)ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, cnt, k, v, shift, bits, &start, next);
+        (void)ss_rank_pass<P, ss_width<KT>::W, PAIRS, true>(s, k, v, shift, bits, &start);
         shift += bits;
         if (shift >= end) break;
         ss_reload(s, k, v);
-        if constexpr (P::SETS == 1) { /* the pass's counters, read by its exchange, zeroed for the next */
-            ss_zero_counters<P>(s.cnt);
-            __syncthreads();
-        }
+        ss_zero_counters<P>(s.cnt);
+        __syncthreads();
     }
     /* position p = i TBS + t: each store instruction writes TBS consecutive keys */
 #pragma unroll
@@ -243,6 +283,7 @@ __global__ void __launch_bounds__(P::TBS, P::MIN_BLOCKS)
     const K *src = keys_in;
     const uint32_t *vsrc = vals_in;
     ss_zero_counters<P>(s.cnt);
+    if (s.masks) ss_zero_counters<P>(s.masks);
     __syncthreads();
     for (int p = 0; p < passes; p++) {
         const int shift = begin + p * P::DIGIT_BITS;
@@ -254,7 +295,7 @@ __global__ void __launch_bounds__(P::TBS, P::MIN_BLOCKS)
         unsigned start;
         if (p == 0) ss_load<P, PAIRS, true, false>(src + base, vsrc + (PAIRS ? base : 0), tile_n, type, k, v);
         else ss_load<P, PAIRS, false, true>(src + base, vsrc + (PAIRS ? base : 0), tile_n, type, k, v);
-        const unsigned tot = ss_rank_pass<P, ss_width<KT>::W, PAIRS>(s, s.cnt, k, v, shift, bits, &start, NULL);
+        const unsigned tot = ss_rank_pass<P, ss_width<KT>::W, PAIRS, false>(s, k, v, shift, bits, &start);
         if (threadIdx.x < (unsigned)R) row[threadIdx.x * G + b] = tot;
         grid.sync();
         {
