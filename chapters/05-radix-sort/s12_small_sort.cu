@@ -330,12 +330,15 @@ static cudaError_t ss_tune_block(const void *keys_in, void *keys_out, const uint
                    });
 }
 
+/* the grid rows' largest n (the step's grids stop below it) */
+static constexpr size_t ss_tune_grid_max_n = (size_t)1 << 18;
+
 template <class P>
 static cudaError_t ss_tune_grid(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                 size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0));
+                        RADIX_TYPES_ALL, ss_tune_grid_max_n));
     return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
                    [&](auto kt, auto pr) {
                        constexpr int KT = decltype(kt)::value;
@@ -348,6 +351,30 @@ static cudaError_t ss_tune_grid(const void *keys_in, void *keys_out, const uint3
                        return ss_run_grid<P, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
                                                         end_bit, scratch, s);
                    });
+}
+
+/* a row's kernel (4-byte keys alone), for the demo's resource columns */
+template <class P>
+static cudaError_t ss_describe_block(kit_kernel_desc *d)
+{
+    static int attr_dev = 0;
+    constexpr size_t smem = ss_smem<P, RADIX_U32, false>();
+    KIT_TRY(radix_smem_attr(ss_block_kernel<P, RADIX_U32, false>, smem, &attr_dev));
+    d->func = (const void *)ss_block_kernel<P, RADIX_U32, false>;
+    d->block_threads = P::TBS;
+    d->dyn_smem = smem;
+    return cudaSuccess;
+}
+template <class P>
+static cudaError_t ss_describe_grid(kit_kernel_desc *d)
+{
+    static int attr_dev = 0;
+    constexpr size_t smem = ss_smem<P, RADIX_U32, false>() + ss_grid_extra<P>();
+    KIT_TRY(radix_smem_attr(ss_grid_kernel<P, RADIX_U32, false>, smem, &attr_dev));
+    d->func = (const void *)ss_grid_kernel<P, RADIX_U32, false>;
+    d->block_threads = P::TBS;
+    d->dyn_smem = smem;
+    return cudaSuccess;
 }
 
 template <class P>
@@ -375,12 +402,33 @@ static const char *ss_label_grid()
 #define SS_FILE "chapters/05-radix-sort/s12_small_sort.cu"
 #define SS_BLOCK_ROW(...)                                                                                   \
     {{"s12_small_sort", ss_label_block<__VA_ARGS__>(), "one block sorts n <= its tile in shared memory",       \
-      SS_FILE, NULL, KIT_STEP_GPU, NULL, 0, __VA_ARGS__::TILE},                                              \
+      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_block<__VA_ARGS__>, 0, __VA_ARGS__::TILE},                                              \
      ss_tune_block_scratch<__VA_ARGS__>, ss_tune_block<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
 #define SS_GRID_ROW(...)                                                                                    \
     {{"s12_small_sort", ss_label_grid<__VA_ARGS__>(), "a cooperative grid of tiles, two grid barriers a digit", \
-      SS_FILE, NULL, KIT_STEP_GPU, NULL, 0, (size_t)1 << 18},                                                 \
+      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_grid<__VA_ARGS__>, 0, ss_tune_grid_max_n},                                                 \
      ss_grid_scratch<__VA_ARGS__>, ss_tune_grid<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
+
+/* the rows' runs in table order, named before the table: the kernels they launch are then instantiated
+ * (and laid out in the module) in that order, before the describes below name them again; a layout
+ * that follows the table keeps each kernel's static shared memory where its measured build had it */
+[[maybe_unused]] static const radix_sort_fn ss_tune_order[] = {
+    ss_tune_block<ss_tile<256, 4>>,
+    ss_tune_block<ss_one_1k>,
+    ss_tune_block<ss_with_or_peers<ss_tile<512, 2>>>,
+    ss_tune_block<ss_tile<512, 4>>,
+    ss_tune_block<ss_one_2k>,
+    ss_tune_block<ss_with_or_peers<ss_tile<256, 8>>>,
+    ss_tune_block<ss_with_or_peers<ss_tile<1024, 2>>>,
+    ss_tune_block<ss_tile<512, 8>>,
+    ss_tune_block<ss_one_4k>,
+    ss_tune_block<ss_with_or_peers<ss_tile<1024, 4>>>,
+    ss_tune_block<ss_with_or_peers<ss_tile<256, 16>>>,
+    ss_tune_grid<ss_grid_small_tile>,
+    ss_tune_grid<ss_grid_tile>,
+    ss_tune_grid<ss_with_or_peers<ss_grid_small_tile>>,
+    ss_tune_grid<ss_with_or_peers<ss_grid_tile>>,
+    ss_tune_grid<ss_tile<256, 16, 2>>};
 
 extern "C" const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS] = {
     /* 1024 keys */
