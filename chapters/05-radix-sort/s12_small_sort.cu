@@ -302,21 +302,27 @@ extern "C" cudaError_t radix_s12_describe(kit_kernel_desc *d)
     return cudaSuccess;
 }
 
-/* ---- tuning table: one block of each shape (a row takes n up to its tile), with one set of counters
- * and two; grids of other tiles; CUB beside them.  Each row forces its path: no fallback. */
+/* ---- tuning table: one block of each shape, with peers by ballots (LOP3) or the OR; grids of other
+ * tiles.  A row forces its path where n fits it (a one-block row: n <= its tile; a grid row: n <=
+ * ss_tune_grid_max_n and the resident tiles) and hands every other n to s12, so that every row takes
+ * every n (radix.h). */
+
+static constexpr size_t ss_tune_grid_max_n = (size_t)1 << 18;
 
 template <class P>
-static size_t ss_tune_block_scratch(size_t, int, int)
+static size_t ss_tune_block_scratch(size_t n, int type, int pairs)
 {
-    return 0;
+    return n <= P::TILE ? 0 : radix_s12_small_sort_scratch(n, type, pairs);
 }
 
 template <class P>
 static cudaError_t ss_tune_block(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                  size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
+    if (n > P::TILE)
+        return radix_s12_small_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, P::TILE));
+                        RADIX_TYPES_ALL, 0));
     return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
                    [&](auto kt, auto pr) {
                        constexpr int KT = decltype(kt)::value;
@@ -330,24 +336,38 @@ static cudaError_t ss_tune_block(const void *keys_in, void *keys_out, const uint
                    });
 }
 
-/* the grid rows' largest n (the step's grids stop below it) */
-static constexpr size_t ss_tune_grid_max_n = (size_t)1 << 18;
+/* 1 when the grid of tiles P takes n (keys of type type, pairs or not) on this device */
+template <class P>
+static int ss_tune_grid_takes(size_t n, int type, int pairs)
+{
+    if (n > ss_tune_grid_max_n) return 0;
+    return ss_on_width(type, 0, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        const size_t g = pairs ? ss_grid_blocks<P, KT, true>() : ss_grid_blocks<P, KT, false>();
+        return n <= g * P::TILE ? 1 : 0;
+    });
+}
+
+template <class P>
+static size_t ss_tune_grid_scratch(size_t n, int type, int pairs)
+{
+    if (n > RADIX_MAX_N || type < 0 || type >= RADIX_NTYPES) return 0;
+    return ss_tune_grid_takes<P>(n, type, pairs) ? ss_grid_scratch<P>(n, type, pairs)
+                                                 : radix_s12_small_sort_scratch(n, type, pairs);
+}
 
 template <class P>
 static cudaError_t ss_tune_grid(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                 size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, ss_tune_grid_max_n));
+                        RADIX_TYPES_ALL, 0));
+    if (!ss_tune_grid_takes<P>(n, type, vals_in != NULL))
+        return radix_s12_small_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
     return ss_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s,
                    [&](auto kt, auto pr) {
                        constexpr int KT = decltype(kt)::value;
                        constexpr bool PAIRS = decltype(pr)::value;
-                       if (n > ss_grid_blocks<P, KT, PAIRS>() * P::TILE) {
-                           kit_set_unsupported("%zu keys need more resident %u-key tiles than this GPU holds", n,
-                                               P::TILE);
-                           return cudaErrorInvalidConfiguration;
-                       }
                        return ss_run_grid<P, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit,
                                                         end_bit, scratch, s);
                    });
@@ -382,8 +402,9 @@ static const char *ss_label_block()
 {
     static char b[96];
     if (!b[0]) {
-        const int m = snprintf(b, sizeof b, "one block: ");
-        ss_label_tile<P>(b + m, sizeof b - m);
+        int m = snprintf(b, sizeof b, "one block: ");
+        m += ss_label_tile<P>(b + m, sizeof b - m);
+        snprintf(b + m, sizeof b - m, "; s12 past it");
     }
     return b;
 }
@@ -394,7 +415,8 @@ static const char *ss_label_grid()
     if (!b[0]) {
         int m = snprintf(b, sizeof b, "cooperative grid: ");
         m += ss_label_tile<P>(b + m, sizeof b - m);
-        snprintf(b + m, sizeof b - m, " tiles, %d blocks/SM", P::MIN_BLOCKS);
+        snprintf(b + m, sizeof b - m, " tiles, %d blocks/SM; s12 past 2^%d or the resident tiles", P::MIN_BLOCKS,
+                 __builtin_ctzll(ss_tune_grid_max_n));
     }
     return b;
 }
@@ -402,12 +424,12 @@ static const char *ss_label_grid()
 #define SS_FILE "chapters/05-radix-sort/s12_small_sort.cu"
 #define SS_BLOCK_ROW(...)                                                                                   \
     {{"s12_small_sort", ss_label_block<__VA_ARGS__>(), "one block sorts n <= its tile in shared memory",       \
-      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_block<__VA_ARGS__>, 0, __VA_ARGS__::TILE},                                              \
+      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_block<__VA_ARGS__>, 0, 0},                                       \
      ss_tune_block_scratch<__VA_ARGS__>, ss_tune_block<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
 #define SS_GRID_ROW(...)                                                                                    \
     {{"s12_small_sort", ss_label_grid<__VA_ARGS__>(), "a cooperative grid of tiles, two grid barriers a digit", \
-      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_grid<__VA_ARGS__>, 0, ss_tune_grid_max_n},                                                 \
-     ss_grid_scratch<__VA_ARGS__>, ss_tune_grid<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
+      SS_FILE, NULL, KIT_STEP_GPU, ss_describe_grid<__VA_ARGS__>, 0, 0},                                     \
+     ss_tune_grid_scratch<__VA_ARGS__>, ss_tune_grid<__VA_ARGS__>, RADIX_TYPES_ALL, 8}
 
 /* the rows' runs in table order, named before the table: the kernels they launch are then instantiated
  * (and laid out in the module) in that order, before the describes below name them again; a layout
