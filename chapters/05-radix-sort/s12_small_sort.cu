@@ -290,16 +290,24 @@ extern "C" cudaError_t radix_s12_small_sort(const void *keys_in, void *keys_out,
                    });
 }
 
-/* the one-block kernel of 4096 keys (the demo's resource columns) */
+/* kernel's resources for the demo's columns, its shared memory limit raised first (*attr_dev: the
+ * caller's memo) */
+template <class F>
+static cudaError_t ss_describe(kit_kernel_desc *d, F *kernel, int threads, size_t smem, int *attr_dev)
+{
+    KIT_TRY(radix_smem_attr(kernel, smem, attr_dev));
+    d->func = (const void *)kernel;
+    d->block_threads = threads;
+    d->dyn_smem = smem;
+    return cudaSuccess;
+}
+
+/* the one-block kernel of 4096 keys */
 extern "C" cudaError_t radix_s12_describe(kit_kernel_desc *d)
 {
     static int attr_dev = 0;
-    constexpr size_t smem = ss_smem<ss_one_4k, RADIX_U32, false>();
-    KIT_TRY(radix_smem_attr(ss_block_kernel<ss_one_4k, RADIX_U32, false>, smem, &attr_dev));
-    d->func = (const void *)ss_block_kernel<ss_one_4k, RADIX_U32, false>;
-    d->block_threads = ss_one_4k::TBS;
-    d->dyn_smem = smem;
-    return cudaSuccess;
+    return ss_describe(d, ss_block_kernel<ss_one_4k, RADIX_U32, false>, ss_one_4k::TBS,
+                       ss_smem<ss_one_4k, RADIX_U32, false>(), &attr_dev);
 }
 
 /* ---- tuning table: one block of each shape, with peers by ballots (LOP3) or the OR; grids of other
@@ -378,23 +386,14 @@ template <class P>
 static cudaError_t ss_describe_block(kit_kernel_desc *d)
 {
     static int attr_dev = 0;
-    constexpr size_t smem = ss_smem<P, RADIX_U32, false>();
-    KIT_TRY(radix_smem_attr(ss_block_kernel<P, RADIX_U32, false>, smem, &attr_dev));
-    d->func = (const void *)ss_block_kernel<P, RADIX_U32, false>;
-    d->block_threads = P::TBS;
-    d->dyn_smem = smem;
-    return cudaSuccess;
+    return ss_describe(d, ss_block_kernel<P, RADIX_U32, false>, P::TBS, ss_smem<P, RADIX_U32, false>(), &attr_dev);
 }
 template <class P>
 static cudaError_t ss_describe_grid(kit_kernel_desc *d)
 {
     static int attr_dev = 0;
-    constexpr size_t smem = ss_smem<P, RADIX_U32, false>() + ss_grid_extra<P>();
-    KIT_TRY(radix_smem_attr(ss_grid_kernel<P, RADIX_U32, false>, smem, &attr_dev));
-    d->func = (const void *)ss_grid_kernel<P, RADIX_U32, false>;
-    d->block_threads = P::TBS;
-    d->dyn_smem = smem;
-    return cudaSuccess;
+    return ss_describe(d, ss_grid_kernel<P, RADIX_U32, false>, P::TBS,
+                       ss_smem<P, RADIX_U32, false>() + ss_grid_extra<P>(), &attr_dev);
 }
 
 template <class P>
