@@ -56,28 +56,44 @@ static constexpr size_t ss_mid_max_n = (size_t)1 << 20;
 
 /* a tile's label, from its knobs */
 template <class P>
+static int ss_label_shape(char *b, size_t len)
+{
+    return snprintf(b, len, "%d x %d", P::TBS, P::KPT);
+}
+template <class P>
 static int ss_label_tile(char *b, size_t len)
 {
-    return snprintf(b, len, "%d x %d peers=%s", P::TBS, P::KPT, P::MATCH == RK_MATCH_OR ? "or" : "lop3");
+    const int m = ss_label_shape<P>(b, len);
+    return m + snprintf(b + m, len - m, " peers=%s", P::MATCH == RK_MATCH_OR ? "or" : "lop3");
 }
 
-/* the step's label: typed, since the ladder's C table takes it as a constant; the assertions hold it
- * to the tiles and limits above */
-extern "C" const char radix_s12_param[] =
-    "one block: 256 x 4, 512 x 4, 512 x 8, peers by shared-memory OR; cooperative grid of 256 x 8 tiles "
-    "(4 blocks/SM) to 2^15, of 512 x 8 (2 blocks/SM) to 2^17 keys, 2^18 pairs, 2^16 64-bit keys; s5 to 2^20; "
-    "then s11";
-static_assert(ss_one_1k::TBS == 256 && ss_one_1k::KPT == 4 && ss_one_2k::TBS == 512 && ss_one_2k::KPT == 4 &&
-                  ss_one_4k::TBS == 512 && ss_one_4k::KPT == 8 && ss_one_1k::MATCH == RK_MATCH_OR &&
-                  ss_one_2k::MATCH == RK_MATCH_OR && ss_one_4k::MATCH == RK_MATCH_OR,
-              "radix_s12_param names the one-block tiles");
-static_assert(ss_grid_small_tile::TBS == 256 && ss_grid_small_tile::KPT == 8 &&
-                  ss_grid_small_tile::MIN_BLOCKS == 4 && ss_grid_small_max_n == (size_t)1 << 15 &&
-                  ss_grid_tile::TBS == 512 && ss_grid_tile::KPT == 8 && ss_grid_tile::MIN_BLOCKS == 2 &&
-                  ss_grid_max_n<RADIX_U32, false>() == (size_t)1 << 17 &&
-                  ss_grid_max_n<RADIX_U32, true>() == (size_t)1 << 18 &&
-                  ss_grid_max_n<RADIX_U64, false>() == (size_t)1 << 16 && ss_mid_max_n == (size_t)1 << 20,
-              "radix_s12_param names the grids' tiles and the limits");
+/* the step's label, written from the tiles and limits above before main() runs (the ladder's C table
+ * holds its address) */
+extern "C" char radix_s12_param[RADIX_S12_PARAM_LEN];
+
+static int ss_label_step(char *b, size_t len)
+{
+    static_assert(ss_one_1k::MATCH == RK_MATCH_OR && ss_one_2k::MATCH == RK_MATCH_OR &&
+                      ss_one_4k::MATCH == RK_MATCH_OR,
+                  "the label says the one-block tiles find peers by the OR");
+    int m = snprintf(b, len, "one block: ");
+    m += ss_label_shape<ss_one_1k>(b + m, len - m);
+    m += snprintf(b + m, len - m, ", ");
+    m += ss_label_shape<ss_one_2k>(b + m, len - m);
+    m += snprintf(b + m, len - m, ", ");
+    m += ss_label_shape<ss_one_4k>(b + m, len - m);
+    m += snprintf(b + m, len - m, ", peers by shared-memory OR; cooperative grid of ");
+    m += ss_label_shape<ss_grid_small_tile>(b + m, len - m);
+    m += snprintf(b + m, len - m, " tiles (%d blocks/SM) to 2^%d, of ", ss_grid_small_tile::MIN_BLOCKS,
+                  __builtin_ctzll(ss_grid_small_max_n));
+    m += ss_label_shape<ss_grid_tile>(b + m, len - m);
+    return m + snprintf(b + m, len - m, " (%d blocks/SM) to 2^%d keys, 2^%d pairs, 2^%d 64-bit keys; s5 to 2^%d; then s11",
+                        ss_grid_tile::MIN_BLOCKS, __builtin_ctzll(ss_grid_max_n<RADIX_U32, false>()),
+                        __builtin_ctzll(ss_grid_max_n<RADIX_U32, true>()),
+                        __builtin_ctzll(ss_grid_max_n<RADIX_U64, false>()), __builtin_ctzll(ss_mid_max_n));
+}
+char radix_s12_param[RADIX_S12_PARAM_LEN];
+[[maybe_unused]] static const int ss_label_written = ss_label_step(radix_s12_param, sizeof radix_s12_param);
 
 /* the steps that take the sizes past the grids: s5 up to ss_mid_max_n, then the ladder's best step for
  * large n (one name, for the ladder to repoint) */

@@ -60,7 +60,7 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
              "fewer passes: top 16 bits in two passes, then each group of equal top halves on chip",
              radix_s11_describe, s11_msd_hybrid, RADIX_TYPES_ALL, 8),
     GPU_STEP(s12_small_sort, radix_s12_param,
-             "small n: one block sorts it in shared memory, or one cooperative grid; s11 past them",
+             "small n in one launch: one block in shared memory, or one cooperative grid; s5, then s11, past them",
              radix_s12_describe, s12_small_sort, RADIX_TYPES_ALL, 8),
     /* the ladder's GPU steps end here: a step added after the last of them goes above this line */
     CUB_STEP,
@@ -75,7 +75,8 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
     GPU_STEP(s6_skip_digits, radix_s6_param, "s5 with constant digits skipped: a zero high half costs nothing",
              radix_s6_describe, s6_skip_digits, RADIX_TYPES_ALL, 8),
     /* s7 to s10 change the tile of 4-byte keys alone: on 64-bit keys they run s6's kernels */
-    GPU_STEP(s12_small_sort, radix_s12_param, "small n: one block, or one cooperative grid, for 64-bit keys",
+    GPU_STEP(s12_small_sort, radix_s12_param,
+             "small n in one launch, 64-bit keys: one block, or one cooperative grid; s5, then s11",
              radix_s12_describe, s12_small_sort, RADIX_TYPES_ALL, 8),
     CUB_STEP,
     THRUST_STEP,
