@@ -14,20 +14,20 @@
  *     keys take to rank, real or padding; peers found by a shared-memory OR, fewer instructions a
  *     key than the ballots where one block is all there is.
  *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
- *     a tile each; 2048-key tiles up to 2^15, 4096-key tiles past it): each block sorts its tile per digit as above, writes its digit counts to a table,
- *     and the grid waits at a grid-wide barrier; each block then adds up, for each digit, the counts of
- *     the blocks before it and of all blocks, which places its tile's runs in the output, scatters
- *     them, and waits at the barrier again.  Two barriers a digit instead of a launch, and no
- *     histogram or look-back.
+ *     a tile each; 2048-key tiles up to 2^15, 4096-key tiles past it): each block sorts its tile per
+ *     digit as above, writes its digit counts to a table, and the grid waits at a grid-wide barrier;
+ *     each block then adds up, for each digit, the counts of the blocks before it and of all blocks,
+ *     which places its tile's runs in the output, scatters them, and waits at the barrier again.
+ *     Two barriers a digit instead of a launch, and no histogram or look-back.
  *   - s5 up to 2^20 (s12_mid): its tiles are smaller than s10's and s11's, so at these sizes more SMs
  *     get one, and it has no route kernel; the ladder's best step (s12_large) for the rest.
  * Why it is faster: at these sizes a sort's time is its critical path, and a launch is the longest
  * link of it.  One block has no launch after its first and no global pass; the grid's barriers cost
  * less than the launches they replace, and its tiles are read and written once a digit, as the
  * ladder's are.
- * What still limits it: the one-block sort is one SM's: its passes are latency (a barrier-separated
- * chain of ranking, scans and exchange) and its load and store one SM's bandwidth, so above a few
- * thousand keys a tile's passes cost more than a launch.  The grid's table is read by every block in
+ * What still limits it: the one-block sort is one SM's: its passes are a barrier-separated chain of
+ * ranking, scans and exchange, and a tile ranks its padding as keys (costly under the OR: every pad
+ * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's table is read by every block in
  * full: G blocks read G x 256 counts a digit, which grows as G squared; ss_grid_max_n stops it where
  * the ladder's passes, whose look-back reads only a few predecessors, take over.  The grid needs all
  * its blocks resident (a cooperative launch refuses otherwise), so its largest n is the device's. */
