@@ -198,10 +198,11 @@ cudaError_t radix_s11_describe(kit_kernel_desc *d);
 cudaError_t radix_s12_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s2_param[], radix_s3_param[], radix_s4_param[], radix_s5_param[], radix_s6_param[],
-    radix_s7_param[], radix_s8_param[], radix_s9_param[], radix_s10_param[], radix_s11_param[];
-/* s12's, written from its policies when the program starts */
-#define RADIX_S12_PARAM_LEN 256
-extern char radix_s12_param[RADIX_S12_PARAM_LEN];
+    radix_s8_param[], radix_s9_param[];
+/* the labels written from the steps' policies when the program starts */
+#define RADIX_PARAM_LEN 256
+extern char radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN], radix_s11_param[RADIX_PARAM_LEN],
+    radix_s12_param[RADIX_PARAM_LEN];
 
 /* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own
  * way hands every other sort to it (same arguments and scratch contract as any step above). */

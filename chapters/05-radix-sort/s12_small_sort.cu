@@ -69,7 +69,7 @@ static int ss_label_tile(char *b, size_t len)
 
 /* the step's label, written from the tiles and limits above before main() runs (the ladder's C table
  * holds its address) */
-extern "C" char radix_s12_param[RADIX_S12_PARAM_LEN];
+extern "C" char radix_s12_param[RADIX_PARAM_LEN];
 
 static int ss_label_step(char *b, size_t len)
 {
@@ -92,7 +92,7 @@ static int ss_label_step(char *b, size_t len)
                         __builtin_ctzll(ss_grid_max_n<RADIX_U32, true>()),
                         __builtin_ctzll(ss_grid_max_n<RADIX_U64, false>()), __builtin_ctzll(ss_mid_max_n));
 }
-char radix_s12_param[RADIX_S12_PARAM_LEN];
+char radix_s12_param[RADIX_PARAM_LEN];
 [[maybe_unused]] static const int ss_label_written = ss_label_step(radix_s12_param, sizeof radix_s12_param);
 
 /* the steps that take the sizes past the grids: s5 up to ss_mid_max_n, then the ladder's best step for
