@@ -30,7 +30,7 @@
 
 /* the step's knobs: 384 threads x 20 keys (15 for 8-byte keys, the same registers), 8-bit digits,
  * __match_any_sync peers, ranks made tile-wide after the warp ranking.  The scatter kernel's block
- * then needs up to 82 KB of shared memory (64-bit keys with values); where the GPU grants less per
+ * then needs up to 80.5 KB of shared memory (64-bit keys with values); where the GPU grants less per
  * block (Turing: 64 KB), the tile is 384 x 10 keys (u64: 7), at most 46 KB: within the 48 KB every
  * CUDA GPU grants without opting in.  The choice is made per key type and pairs at run time
  * (radix_block_fits), the same one for the scratch size and the run. */
@@ -38,8 +38,6 @@
 #define S4_KPT4 20
 #define S4_KPT4_SMALL 10
 #define S4_DBITS 8
-extern "C" const char radix_s4_param[] = "tbs=384 kpt=20 (u64: 15; kpt=10 where a block gets < 82 KB) "
-                                         "bits=8 match=any 3 kernels/pass";
 
 static constexpr __host__ __device__ int s4_kpt(int kpt4, int kt)
 {
@@ -89,6 +87,16 @@ static constexpr size_t s4_smem()
     typedef s4_shape<KT, KPT4> S;
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + S::RADIX * 4;
 }
+
+/* the step's label, from the knobs and the largest block's shared memory (written before main() runs;
+ * the ladder's C table holds its address) */
+extern "C" char radix_s4_param[RADIX_PARAM_LEN];
+char radix_s4_param[RADIX_PARAM_LEN];
+[[maybe_unused]] static const int s4_label_written =
+    snprintf(radix_s4_param, sizeof radix_s4_param,
+             "tbs=%d kpt=%d (u64: %d; kpt=%d where a block gets < %zu KB) bits=%d match=any 3 kernels/pass", S4_TBS,
+             S4_KPT4, s4_kpt(S4_KPT4, RADIX_U64), S4_KPT4_SMALL, (s4_smem<RADIX_U64, true, S4_KPT4>() + 1023) / 1024,
+             S4_DBITS);
 
 /* 3. rank, exchange, scatter; start: the scanned table */
 template <int KT, bool PAIRS, int KPT4>
