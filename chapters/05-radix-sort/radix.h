@@ -197,11 +197,11 @@ cudaError_t radix_s10_describe(kit_kernel_desc *d);
 cudaError_t radix_s11_describe(kit_kernel_desc *d);
 cudaError_t radix_s12_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
-extern const char radix_s5_param[], radix_s6_param[], radix_s8_param[], radix_s9_param[];
+extern const char radix_s6_param[], radix_s8_param[], radix_s9_param[];
 /* the labels written from the steps' policies when the program starts */
 #define RADIX_PARAM_LEN 256
 extern char radix_s2_param[RADIX_PARAM_LEN], radix_s3_param[RADIX_PARAM_LEN], radix_s4_param[RADIX_PARAM_LEN],
-    radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN], radix_s11_param[RADIX_PARAM_LEN],
+    radix_s5_param[RADIX_PARAM_LEN], radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN], radix_s11_param[RADIX_PARAM_LEN],
     radix_s12_param[RADIX_PARAM_LEN];
 
 /* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own

@@ -78,10 +78,6 @@
  * 8-byte keys (keys only and pairs): 512 x 12, two blocks an SM (1024 threads, 64 registers), where
  * 384 x 15 (the 4-byte tile's shape) holds 80 registers a thread and two blocks, 768 threads (the
  * radix64-onesweep table has both, and the other tiles and register budgets tried). */
-extern "C" const char radix_s5_param[] = "tbs=384 kpt=20 (4-byte pairs: 31, values staged; 23 where two "
-                                         "such blocks do not fit an SM; u64: 512 x 12; kpt=10 where a "
-                                         "block gets less than its tile needs) bits=8 match=ballot counts=early "
-                                         "lookback=4 (4-byte pairs: 1) stores=generic hist=lane copies";
 
 extern "C" size_t radix_s5_onesweep_scratch(size_t n, int type, int pairs)
 {
@@ -177,6 +173,28 @@ static const char *os_label_keys64()
     }
     return b;
 }
+
+/* the step's label, from its five tiles (written before main() runs; the ladder's C table holds its
+ * address) */
+extern "C" char radix_s5_param[RADIX_PARAM_LEN];
+char radix_s5_param[RADIX_PARAM_LEN];
+static int s5_label(char *b, size_t len)
+{
+    typedef s5_keys_tile K;
+    typedef s5_pairs_tile P;
+    return snprintf(b, len,
+                    "tbs=%d kpt=%d (4-byte pairs: %d%s; %d where two such blocks do not fit an SM; u64: %d x %d; "
+                    "kpt=%d where a block gets less than its tile needs) bits=%d match=%s counts=%s lookback=%d "
+                    "(4-byte pairs: %d) stores=%s hist=%s",
+                    K::threads, K::keys_per_thread, P::keys_per_thread,
+                    P::values == OS_VALUES_STAGED ? ", values staged" : "", s5_pairs23_tile::keys_per_thread,
+                    s5_keys64_tile::threads, os_kpt(s5_keys64_tile::keys_per_thread, RADIX_U64),
+                    s5_small_tile::keys_per_thread, K::digit_bits, os_peers_name(K::peers),
+                    K::counts_first ? "early" : "late", K::lookback_window, P::lookback_window,
+                    (K::memory & RK_ST_GEN) ? "generic" : (K::memory & RK_ST_CS) ? "cs" : "global",
+                    K::hist_copies == OS_HIST_LANES ? "lane copies" : "1 copy");
+}
+[[maybe_unused]] static const int s5_label_written = s5_label(radix_s5_param, sizeof radix_s5_param);
 
 /* ---- tuning table: the ladder step, then one knob changed per row (each row's 4-byte pairs in its
  * keys' tile unless it says "(pairs: K)"): look-back window (16, and CUB's one at a time), register
