@@ -415,7 +415,7 @@ static cudaError_t ss_describe_grid(kit_kernel_desc *d)
 template <class P>
 static const char *ss_label_block()
 {
-    static char b[96];
+    static char b[160];
     if (!b[0]) {
         int m = snprintf(b, sizeof b, "one block: ");
         m += ss_label_tile<P>(b + m, sizeof b - m);
@@ -426,7 +426,7 @@ static const char *ss_label_block()
 template <class P>
 static const char *ss_label_grid()
 {
-    static char b[96];
+    static char b[160];
     if (!b[0]) {
         int m = snprintf(b, sizeof b, "cooperative grid: ");
         m += ss_label_tile<P>(b + m, sizeof b - m);
