@@ -11,7 +11,7 @@
  *   RADIX_F32  IEEE-754 binary32, image = key ^ (sign ? 0xFFFFFFFF : 0x80000000): the order
  *              of the real numbers, with -0.0 before +0.0 (distinct images), -inf first
  *              among numbers and +inf last; NaNs by their bits: those with the sign bit set
- *              before -inf, the others after +inf.  Our steps (s0 .. s11 and their tuning
+ *              before -inf, the others after +inf.  Our steps (s0 .. s12 and their tuning
  *              variants) sort by this image: -0.0 before +0.0.
  *   RADIX_U64  unsigned 64-bit (the 64-bit problem only), image = key
  * Values are 32-bit words carried with their key.
