@@ -482,7 +482,7 @@ typedef struct demo_row {
     char name[64];
     int kind;
     double ms, gbps; /* gbps 0: no bar (absent, skipped, failed) */
-    char mark[48];   /* "", "cached 2026-11-26", "est." */
+    char mark[48];   /* "", "cached <the date measured>", "est." */
 } demo_row;
 #define DEMO_ROWS 96
 

@@ -82,8 +82,9 @@ static cudaError_t exp_onesweep64(kit_bench *b)
     return table_then(b, &radix_onesweep64_ladder, &radix_ladder64, b->max_log2 - 1);
 }
 
-/* s12's tuning table vs n (each one-block row up to its tile, the grids to 2^18): keys, pairs, 64-bit
- * keys; the ladder's s12 and CUB in the sort_keys, sort_pairs and keys64 sweeps */
+/* s12's tuning table vs n (a one-block row forces its tile up to its size, a grid row its tiles up to
+ * 2^18; both hand larger n to s12): keys, pairs, 64-bit keys; the ladder's s12 and CUB in the
+ * sort_keys, sort_pairs and keys64 sweeps */
 static cudaError_t small_sweep(kit_bench *b)
 {
     return kit_ladder_sweep(b, &radix_small_ladder, 10, 18, "uniform", 0, 0);

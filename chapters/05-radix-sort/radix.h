@@ -178,7 +178,7 @@ RADIX_STEP_DECL(s8_reserve_first); /* s7, the first pass of keys alone on all bi
 RADIX_STEP_DECL(s9_lop3_ballots); /* s8, keys alone AND their ballots three at a time */
 RADIX_STEP_DECL(s10_wide_tile); /* s9, keys alone in 384 x 28 where three such blocks fit an SM */
 RADIX_STEP_DECL(s11_msd_hybrid); /* s10, or its two top passes and 65536 groups sorted on chip (on the GPU) */
-RADIX_STEP_DECL(s12_small_sort); /* one block, or one cooperative grid, for small n; s11 past them */
+RADIX_STEP_DECL(s12_small_sort); /* one block, or one cooperative grid, for small n; s5, then s11, past them */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -201,8 +201,8 @@ extern const char radix_s6_param[], radix_s8_param[], radix_s9_param[];
 /* the labels written from the steps' policies when the program starts */
 #define RADIX_PARAM_LEN 256
 extern char radix_s2_param[RADIX_PARAM_LEN], radix_s3_param[RADIX_PARAM_LEN], radix_s4_param[RADIX_PARAM_LEN],
-    radix_s5_param[RADIX_PARAM_LEN], radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN], radix_s11_param[RADIX_PARAM_LEN],
-    radix_s12_param[RADIX_PARAM_LEN];
+    radix_s5_param[RADIX_PARAM_LEN], radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN],
+    radix_s11_param[RADIX_PARAM_LEN], radix_s12_param[RADIX_PARAM_LEN];
 
 /* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own
  * way hands every other sort to it (same arguments and scratch contract as any step above). */
@@ -210,9 +210,10 @@ extern char radix_s2_param[RADIX_PARAM_LEN], radix_s3_param[RADIX_PARAM_LEN], ra
 #define radix_large_sort_scratch radix_s11_msd_hybrid_scratch
 
 /* s12's paths on this device, in the order it tries them: one block of 1024, of 2048, of 4096 keys, a
- * cooperative grid of 2048-key tiles, of 4096-key tiles, s5 (mid sizes), the ladder's best step.  radix_s12_limit(type, pairs, path): the largest n
- * that path takes (the smallest path that takes n runs; 0: that path does not fit this device;
- * RADIX_S12_LARGE: 0, it takes the rest).  Asks the device (for tests, after they know there is one). */
+ * cooperative grid of 2048-key tiles, of 4096-key tiles, s5 (mid sizes), the ladder's best step.
+ * radix_s12_limit(type, pairs, path): the largest n that path takes (the smallest path that takes n
+ * runs; 0: that path does not fit this device; RADIX_S12_LARGE: 0, it takes the rest).  Asks the
+ * device (for tests, after they know there is one). */
 enum {
     RADIX_S12_ONE_1K = 0,
     RADIX_S12_ONE_2K,

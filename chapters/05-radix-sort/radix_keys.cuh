@@ -50,6 +50,14 @@ static __device__ __forceinline__ uint32_t radix_image_rt(uint32_t k, int type)
     return k;
 }
 
+/* its inverse: the key whose image is t (a step that keeps images between passes writes keys back) */
+static __device__ __forceinline__ uint32_t radix_unimage_rt(uint32_t t, int type)
+{
+    if (type == RADIX_I32) return t ^ 0x80000000u;
+    if (type == RADIX_F32) return t ^ ((t & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu);
+    return t;
+}
+
 /* ------------------------------------------------------------- host side */
 
 /* Where each pass reads and writes.  Pass p (0 .. passes-1) covers bits

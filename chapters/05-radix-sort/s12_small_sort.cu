@@ -27,10 +27,11 @@
  * ladder's are.
  * What still limits it: the one-block sort is one SM's: its passes are a barrier-separated chain of
  * ranking, scans and exchange, and a tile ranks its padding as keys (costly under the OR: every pad
- * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's table is read by every block in
- * full: G blocks read G x 256 counts a digit, which grows as G squared; ss_grid_max_n stops it where
- * the ladder's passes, whose look-back reads only a few predecessors, take over.  The grid needs all
- * its blocks resident (a cooperative launch refuses otherwise), so its largest n is the device's. */
+ * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's
+ * table is read by every block in full: G blocks read G x 256 counts a digit, which grows as G
+ * squared; ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
+ * predecessors, take over.  The grid needs all its blocks resident (a cooperative launch refuses
+ * otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"
 
 /* the one-block tiles, smallest first, their peers found by the shared-memory OR; the grids' tiles,
@@ -87,7 +88,8 @@ static int ss_label_step(char *b, size_t len)
     m += snprintf(b + m, len - m, " tiles (%d blocks/SM) to 2^%d, of ", ss_grid_small_tile::MIN_BLOCKS,
                   __builtin_ctzll(ss_grid_small_max_n));
     m += ss_label_shape<ss_grid_tile>(b + m, len - m);
-    return m + snprintf(b + m, len - m, " (%d blocks/SM) to 2^%d keys, 2^%d pairs, 2^%d 64-bit keys; s5 to 2^%d; then s11",
+    return m + snprintf(b + m, len - m,
+                        " (%d blocks/SM) to 2^%d keys, 2^%d pairs, 2^%d 64-bit keys; s5 to 2^%d; then s11",
                         ss_grid_tile::MIN_BLOCKS, __builtin_ctzll(ss_grid_max_n<RADIX_U32, false>()),
                         __builtin_ctzll(ss_grid_max_n<RADIX_U32, true>()),
                         __builtin_ctzll(ss_grid_max_n<RADIX_U64, false>()), __builtin_ctzll(ss_mid_max_n));

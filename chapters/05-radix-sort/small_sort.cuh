@@ -10,8 +10,8 @@
  *   ss_rank_pass     one stable counting pass of the tile on bits [shift, shift + bits), on chip: each
  *                    warp ranks its keys on its own counters (rk_rank_warp), the counters' columns and
  *                    the digits' totals are scanned in one (ss_scan_counters), and every key (and
- *                    value) goes to its place in the tile in shared memory (rk_fixup_exchange).  The tile order in shared memory is then
- *                    the (digit, previous tile order) order: stable.
+ *                    value) goes to its place in the tile in shared memory (rk_fixup_exchange).  The
+ *                    tile order in shared memory is then the (digit, previous tile order) order: stable.
  *   ss_block_kernel  n <= TILE: load, one ss_rank_pass per digit (each thread reading its items back from
  *                    shared memory between passes), store.  No global pass, one launch.
  *   ss_grid_kernel   n <= G x TILE with all G blocks resident (a cooperative launch): per digit, each
@@ -65,14 +65,8 @@ static __device__ __forceinline__ K ss_image(K k, int type)
 template <class K>
 static __device__ __forceinline__ K ss_unimage(K t, int type)
 {
-    if constexpr (sizeof(K) == 8) {
-        (void)type;
-        return t;
-    } else {
-        if (type == RADIX_I32) return t ^ 0x80000000u;
-        if (type == RADIX_F32) return t ^ ((t & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu);
-        return t;
-    }
+    if constexpr (sizeof(K) == 8) return (void)type, t;
+    else return radix_unimage_rt(t, type);
 }
 
 /* the dynamic shared memory of a tile: keys, values (pairs), the warps' counters, their mask rows
