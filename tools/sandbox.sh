@@ -35,7 +35,7 @@ set -uo pipefail
 cpu=${GRADE_CPU_S:-600} mem=${GRADE_MEM_MB:-16384} nproc=${GRADE_NPROC:-4096} fsize=${GRADE_FSIZE_MB:-512}
 # /tmp and /var/tmp: the compilers keep their intermediate files there; the kit's largest file
 # (chapter 05's s5_onesweep.cu, two architectures with line info) keeps about 400 MB at once, and
-# make runs several compilers (512 MB failed the kit's own graded build)
+# make runs several compilers at a time
 tmpmb=${GRADE_TMP_MB:-2048}
 die() { echo "sandbox: $*" >&2; exit 125; }
 command -v bwrap >/dev/null || die "bubblewrap (bwrap) is not installed (apt-get install bubblewrap)"

@@ -203,6 +203,13 @@ extern const char radix_s6_param[], radix_s8_param[], radix_s9_param[];
 extern char radix_s2_param[RADIX_PARAM_LEN], radix_s3_param[RADIX_PARAM_LEN], radix_s4_param[RADIX_PARAM_LEN],
     radix_s5_param[RADIX_PARAM_LEN], radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN],
     radix_s11_param[RADIX_PARAM_LEN], radix_s12_param[RADIX_PARAM_LEN];
+#ifdef __cplusplus
+/* in a step's .cu: its label, written by snprintf(FORMAT, ...) from the step's knobs before main()
+ * runs (the ladder's C table holds the array's address) */
+#define RADIX_PARAM_DEF(name, ...)                                                                     \
+    char name[RADIX_PARAM_LEN];                                                                        \
+    [[maybe_unused]] static const int name##_written = snprintf(name, sizeof name, __VA_ARGS__)
+#endif
 
 /* The ladder's fastest step for large n, named here once: a step that sorts small arrays its own
  * way hands every other sort to it (same arguments and scratch contract as any step above). */

@@ -15,12 +15,10 @@
  * hold, and a larger pairs tile lost (README: what else we tried). */
 #include "skip_digits.cuh"
 
-/* the step's label, from its tile (written before main() runs; the ladder's C table holds its address) */
-extern "C" char radix_s10_param[RADIX_PARAM_LEN];
-char radix_s10_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s10_label_written =
-    snprintf(radix_s10_param, sizeof radix_s10_param, "s9 + 4-byte keys alone in %d x %d where %d blocks fit an SM",
-             s10_keys_tile::threads, s10_keys_tile::keys_per_thread, s10_keys_tile::blocks_per_sm);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s10_param,
+    "s9 + 4-byte keys alone in %d x %d where %d blocks fit an SM",
+    s10_keys_tile::threads, s10_keys_tile::keys_per_thread, s10_keys_tile::blocks_per_sm);
 
 extern "C" size_t radix_s10_wide_tile_scratch(size_t n, int type, int pairs)
 {

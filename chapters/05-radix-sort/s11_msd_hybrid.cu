@@ -54,14 +54,10 @@ typedef os_with_route<s10_keys_tile, OS_ROUTE_SKIP_LEAVE> s11_keys_tile;
 typedef os_with_route<s9_keys_tile, OS_ROUTE_SKIP_LEAVE> s11_second_tile;
 typedef os_with_route<s9_small_tile, OS_ROUTE_SKIP_LEAVE> s11_small_tile;
 
-/* the step's label, from the split's constants (written before main() runs; the ladder's C table holds
- * its address) */
-extern "C" char radix_s11_param[RADIX_PARAM_LEN];
-char radix_s11_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s11_label_written =
-    snprintf(radix_s11_param, sizeof radix_s11_param,
-             "s10 + top %d bits by s10's passes, %d groups of <= %d x %d sorted on chip (chosen on the GPU)",
-             MH_GROUP_BITS, (int)MH_GROUPS, MH_TBS, MH_KPT);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s11_param,
+    "s10 + top %d bits by s10's passes, %d groups of <= %d x %d sorted on chip (chosen on the GPU)",
+    MH_GROUP_BITS, (int)MH_GROUPS, MH_TBS, MH_KPT);
 
 /* where the split may run: 32-bit keys alone on all bits, enough of them */
 static bool s11_takes(size_t n, const uint32_t *vals_in, int type, int begin_bit, int end_bit)

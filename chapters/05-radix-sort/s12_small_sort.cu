@@ -70,7 +70,6 @@ static int ss_label_tile(char *b, size_t len)
 
 /* the step's label, written from the tiles and limits above before main() runs (the ladder's C table
  * holds its address) */
-extern "C" char radix_s12_param[RADIX_PARAM_LEN];
 
 static int ss_label_step(char *b, size_t len)
 {

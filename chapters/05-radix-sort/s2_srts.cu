@@ -64,13 +64,10 @@
 #define S2_TOP_ITEMS 8
 #define S2_TOP_CHUNK (S2_TOP_TBS * S2_TOP_ITEMS)
 
-/* the step's label, from the knobs above (written before main() runs; the ladder's C table holds its
- * address) */
-extern "C" char radix_s2_param[RADIX_PARAM_LEN];
-char radix_s2_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s2_label_written =
-    snprintf(radix_s2_param, sizeof radix_s2_param, "bits=%d tbs=%d keys/thread=%d grid=resident (3 kernels x %d passes)",
-             S2_DIGIT_BITS, S2_TBS, S2_ITEMS, 32 / S2_DIGIT_BITS);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s2_param,
+    "bits=%d tbs=%d keys/thread=%d grid=resident (3 kernels x %d passes)",
+    S2_DIGIT_BITS, S2_TBS, S2_ITEMS, 32 / S2_DIGIT_BITS);
 
 static_assert(S2_ITEMS * 31 <= 255, "the warp scan's partial sums must fit a byte");
 static_assert(S2_FOLD * S2_ITEMS <= 255, "the upsweep's bytes must not overflow between folds");

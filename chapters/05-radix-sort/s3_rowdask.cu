@@ -67,13 +67,10 @@
 #define S3_NWARPS 4
 #define S3_NWORK 8
 #define RD_DIGIT_BITS 4
-/* the step's label, from the knobs (written before main() runs; the ladder's C table holds its
- * address) */
-extern "C" char radix_s3_param[RADIX_PARAM_LEN];
-char radix_s3_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s3_label_written =
-    snprintf(radix_s3_param, sizeof radix_s3_param, "nWarps=%d nWork=%d digit=%d rows=resident", S3_NWARPS, S3_NWORK,
-             RD_DIGIT_BITS);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s3_param,
+    "nWarps=%d nWork=%d digit=%d rows=resident",
+    S3_NWARPS, S3_NWORK, RD_DIGIT_BITS);
 #define RD_BINS 16
 /* Rows: one per resident block, at most this many (the count table is 16 x rows words). */
 #define RD_ROW_CAP 8192u

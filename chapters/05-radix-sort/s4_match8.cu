@@ -88,15 +88,11 @@ static constexpr size_t s4_smem()
     return S::EXCH_BYTES + (PAIRS ? (size_t)S::TILE * 4 : 0) + S::CNT_BYTES + S::RADIX * 4;
 }
 
-/* the step's label, from the knobs and the largest block's shared memory (written before main() runs;
- * the ladder's C table holds its address) */
-extern "C" char radix_s4_param[RADIX_PARAM_LEN];
-char radix_s4_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s4_label_written =
-    snprintf(radix_s4_param, sizeof radix_s4_param,
-             "tbs=%d kpt=%d (u64: %d; kpt=%d where a block gets < %zu KB) bits=%d match=any 3 kernels/pass", S4_TBS,
-             S4_KPT4, s4_kpt(S4_KPT4, RADIX_U64), S4_KPT4_SMALL, (s4_smem<RADIX_U64, true, S4_KPT4>() + 1023) / 1024,
-             S4_DBITS);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s4_param,
+    "tbs=%d kpt=%d (u64: %d; kpt=%d where a block gets < %zu KB) bits=%d match=any 3 kernels/pass",
+    S4_TBS, S4_KPT4, s4_kpt(S4_KPT4, RADIX_U64), S4_KPT4_SMALL, (s4_smem<RADIX_U64, true, S4_KPT4>() + 1023) / 1024,
+    S4_DBITS);
 
 /* 3. rank, exchange, scatter; start: the scanned table */
 template <int KT, bool PAIRS, int KPT4>

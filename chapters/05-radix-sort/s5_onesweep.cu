@@ -176,7 +176,6 @@ static const char *os_label_keys64()
 
 /* the step's label, from its five tiles (written before main() runs; the ladder's C table holds its
  * address) */
-extern "C" char radix_s5_param[RADIX_PARAM_LEN];
 char radix_s5_param[RADIX_PARAM_LEN];
 static int s5_label(char *b, size_t len)
 {

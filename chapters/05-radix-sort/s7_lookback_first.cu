@@ -15,12 +15,10 @@
  * that order slower for them (README: s7). */
 #include "skip_digits.cuh"
 
-/* the step's label, from its tile (written before main() runs; the ladder's C table holds its address) */
-extern "C" char radix_s7_param[RADIX_PARAM_LEN];
-char radix_s7_param[RADIX_PARAM_LEN];
-[[maybe_unused]] static const int s7_label_written =
-    snprintf(radix_s7_param, sizeof radix_s7_param, "s6 + 4-byte keys alone look back before ranking (%d walk warps)",
-             s7_keys_tile::walk_warps);
+/* the step's label, from its knobs */
+RADIX_PARAM_DEF(radix_s7_param,
+    "s6 + 4-byte keys alone look back before ranking (%d walk warps)",
+    s7_keys_tile::walk_warps);
 
 extern "C" size_t radix_s7_lookback_first_scratch(size_t n, int type, int pairs)
 {
