@@ -788,9 +788,9 @@ struct os_pass {
      * global starts, and the route's cursors where this pass reserves its places (os_reserve) */
     const unsigned tid, warp, lane, ntiles;
     unsigned *const my_cnt, *const my_masks;
-    const unsigned d0;
-    const bool owner;
-    unsigned start[DPT];
+    unsigned d0;
+    bool owner;
+    unsigned (&start)[DPT];
     unsigned *cur = nullptr;
     /* the tile: its number, first key (t0 < len < 2^29), keys, whether it is full and the portion's
      * last, its first key in the arrays; the next tile (persistent blocks) */
@@ -799,29 +799,38 @@ struct os_pass {
     size_t g0;
     unsigned next, n0, next_n;
     bool more;
-    /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
-     * stored as soon as their ranks are known; late counts hold ranks instead of values until the
-     * keys are stored, then load the values (in flight during the look-back) */
-    K k[KPT];
-    uint32_t v[PAIRS ? KPT : 1];
-    unsigned r[COUNTS_FIRST ? 1 : KPT];
-    unsigned rp[VALUES_LATE ? (KPT + 1) / 2 : 1]; /* VALUES_LATE: the keys' ranks, two to a word */
+    /* The registers a thread holds through a tile, each array declared by os_pass_kernel as an
+     * object of its own (as separate objects, not one, the compiler keeps each in registers as soon
+     * as it can).  Early counts: the values are loaded with the keys (in flight while counting and
+     * ranking) and stored as soon as their ranks are known; late counts hold ranks instead of values
+     * until the keys are stored, then load the values (in flight during the look-back) */
+    typedef K keys_t[KPT];
+    typedef uint32_t values_t[PAIRS ? KPT : 1];
+    typedef unsigned ranks_t[COUNTS_FIRST ? 1 : KPT];
+    typedef unsigned packed_t[VALUES_LATE ? (KPT + 1) / 2 : 1];
+    typedef unsigned digits_t[DPT];
+    keys_t &k;
+    values_t &v;
+    ranks_t &r;
+    packed_t &rp; /* VALUES_LATE: the keys' ranks, two to a word */
     /* the tile's count of each owned digit, less the pads, and its start in the tile */
-    unsigned total[DPT], mine[DPT], tstart[DPT];
+    digits_t &total, &mine, &tstart;
 
     __device__ __forceinline__ os_pass(const K *kin_, K *kout_, const uint32_t *vin_, uint32_t *vout_, size_t base_,
                                        unsigned len_, int shift_, int bits_, unsigned epoch_, unsigned *desc_,
                                        const unsigned *starts_, unsigned *starts_next_, unsigned char *smem,
-                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_)
+                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, digits_t &start_,
+                                       keys_t &k_, values_t &v_, ranks_t &r_, packed_t &rp_, digits_t &total_,
+                                       digits_t &mine_, digits_t &tstart_)
         : kin(kin_), kout(kout_), vin(vin_), vout(vout_), base(base_), len(len_), shift(shift_), bits(bits_),
           epoch(epoch_), desc(desc_), starts(starts_), starts_next(starts_next_), s_keys(reinterpret_cast<K *>(smem)),
           s_vals(reinterpret_cast<uint32_t *>(smem + S::EXCH_BYTES)),
           s_cnt(reinterpret_cast<unsigned *>(smem + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0))),
           s_goff(s_cnt + NW * S::CROW), s_mine(s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0)),
-          s_tile(s_tile_), s_next(s_next_), s_single(s_single_), tid(threadIdx.x), warp(threadIdx.x >> 5),
-          lane(threadIdx.x & 31u), ntiles((len_ + TILE - 1) / TILE), my_cnt(s_cnt + (threadIdx.x >> 5) * S::CROW),
-          my_masks(MATCH == RK_MATCH_OR ? s_goff + RADIX + (threadIdx.x >> 5) * RADIX : nullptr),
-          d0(threadIdx.x * DPT), owner(threadIdx.x * DPT < (unsigned)RADIX)
+          s_tile(s_tile_), s_next(s_next_), s_single(s_single_), tid(threadIdx.x), warp(tid >> 5),
+          lane(tid & 31u), ntiles((len_ + TILE - 1) / TILE), my_cnt(s_cnt + warp * S::CROW),
+          my_masks(MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr),
+          start(start_), k(k_), v(v_), r(r_), rp(rp_), total(total_), mine(mine_), tstart(tstart_)
     {
     }
 
@@ -844,11 +853,14 @@ struct os_pass {
             my_cnt[j] = 0;
             if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
         }
+        d0 = tid * DPT;
+        owner = d0 < (unsigned)RADIX;
 #pragma unroll
         for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
         if constexpr (os_routed<C>) { /* the route decides: a skipped pass's blocks leave at once */
             if (!h.run) return false;
-            if constexpr (LOOK_BACK_FIRST && C::reserve) cur = h.cursor; /* os_sort gives cursors to these kernels only */
+            if constexpr (LOOK_BACK_FIRST && C::reserve)
+                cur = h.cursor; /* os_sort gives cursors to these kernels only */
             if (cur) {
 #pragma unroll
                 for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
@@ -878,7 +890,8 @@ struct os_pass {
     __device__ __forceinline__ void load(unsigned t, unsigned m)
     {
         rk_load<KPT, C::memory>(kin + base + t, m, m == TILE, radix_pad_key<KT>(), k);
-        if constexpr (COUNTS_FIRST && PAIRS && !VALUES_LATE) rk_load<KPT, C::memory>(vin + base + t, m, m == TILE, 0u, v);
+        if constexpr (COUNTS_FIRST && PAIRS && !VALUES_LATE)
+            rk_load<KPT, C::memory>(vin + base + t, m, m == TILE, 0u, v);
     }
 
     /* load the block's first tile; staged values go to shared memory (no register), and the tile pf
@@ -943,7 +956,8 @@ struct os_pass {
         next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
     }
 
-    __device__ __forceinline__ bool one_digit() const { return *s_single >= 0; }
+    /* the digit every key of a full tile shares, else -1 (publish) */
+    __device__ __forceinline__ int one_digit() const { return *s_single; }
 
     /* one digit (its tile start is 0): the tile goes unchanged to its place */
     __device__ __forceinline__ void store_one_digit()
@@ -957,7 +971,8 @@ struct os_pass {
         __syncthreads();
         const unsigned g = s_goff[*s_single] + warp * S::WARP_KEYS + lane;
         if constexpr (VALUES_STAGED) rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
-        else if constexpr (PAIRS && (!COUNTS_FIRST || VALUES_LATE)) rk_load<KPT, C::memory>(vin + g0, TILE, true, 0u, v);
+        else if constexpr (PAIRS && (!COUNTS_FIRST || VALUES_LATE))
+            rk_load<KPT, C::memory>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
         for (int i = 0; i < KPT; i++) {
             rk_st<C::memory>(kout + g + i * 32u, k[i]);
@@ -976,7 +991,8 @@ struct os_pass {
         if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
         else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
         if constexpr (WALK_WARPS > 0) {
-            if (owner && !last) {
+            const bool for_walk = owner && !last; /* the last tile's owners walk themselves */
+            if (for_walk) {
                 s_goff[d0] = start[0] - tstart[0];
                 s_mine[d0] = mine[0];
             }
@@ -1074,14 +1090,20 @@ __global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
     __shared__ unsigned s_tile, s_next;
     __shared__ int s_single;
     typedef os_pass<KT, PAIRS, C> P;
-    P p(kin, kout, vin, vout, base, len, shift, bits, epoch, desc, starts, starts_next, os_smem_raw,
-                            &s_tile, &s_next, &s_single);
+    typename P::digits_t start;
+    typename P::keys_t k;
+    typename P::values_t v;
+    typename P::ranks_t r;
+    typename P::packed_t rp;
+    typename P::digits_t total, mine, tstart;
+    P p(kin, kout, vin, vout, base, len, shift, bits, epoch, desc, starts, starts_next, os_smem_raw, &s_tile, &s_next,
+        &s_single, start, k, v, r, rp, total, mine, tstart);
     if (!p.enter(counter, hop)) return;
     p.load_first(pf);
     for (;;) {
         p.count(counter);
         p.publish();
-        if (p.one_digit()) {
+        if (p.one_digit() >= 0) {
             p.store_one_digit();
         } else {
             p.digit_starts();
