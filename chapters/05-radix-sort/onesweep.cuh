@@ -819,7 +819,8 @@ struct os_pass {
     __device__ __forceinline__ os_pass(const K *kin_, K *kout_, const uint32_t *vin_, uint32_t *vout_, size_t base_,
                                        unsigned len_, int shift_, int bits_, unsigned epoch_, unsigned *desc_,
                                        const unsigned *starts_, unsigned *starts_next_, unsigned char *smem,
-                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, digits_t &start_,
+                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, unsigned tid_, unsigned warp_, unsigned lane_,
+                                       unsigned *my_cnt_, unsigned *my_masks_, digits_t &start_,
                                        keys_t &k_, values_t &v_, ranks_t &r_, packed_t &rp_, digits_t &total_,
                                        digits_t &mine_, digits_t &tstart_)
         : kin(kin_), kout(kout_), vin(vin_), vout(vout_), base(base_), len(len_), shift(shift_), bits(bits_),
@@ -827,9 +828,9 @@ struct os_pass {
           s_vals(reinterpret_cast<uint32_t *>(smem + S::EXCH_BYTES)),
           s_cnt(reinterpret_cast<unsigned *>(smem + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0))),
           s_goff(s_cnt + NW * S::CROW), s_mine(s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0)),
-          s_tile(s_tile_), s_next(s_next_), s_single(s_single_), tid(threadIdx.x), warp(tid >> 5),
-          lane(tid & 31u), ntiles((len_ + TILE - 1) / TILE), my_cnt(s_cnt + warp * S::CROW),
-          my_masks(MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr),
+          s_tile(s_tile_), s_next(s_next_), s_single(s_single_), tid(tid_), warp(warp_),
+          lane(lane_), ntiles((len_ + TILE - 1) / TILE), my_cnt(my_cnt_),
+          my_masks(my_masks_),
           start(start_), k(k_), v(v_), r(r_), rp(rp_), total(total_), mine(mine_), tstart(tstart_)
     {
     }
@@ -978,9 +979,6 @@ struct os_pass {
             rk_st<C::memory>(kout + g + i * 32u, k[i]);
             if constexpr (PAIRS) rk_st<C::memory>(vout + g + i * 32u, v[i]);
         }
-        if constexpr (PERSISTENT) { /* the registers are free: the next tile's loads */
-            if (more) load(n0, next_n);
-        }
     }
 
     /* digit starts: each warp's counters hold (the digit's start in the tile + the warps before it);
@@ -1042,9 +1040,6 @@ struct os_pass {
             rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
             if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
         }
-        if constexpr (PERSISTENT) {
-            if (more) load(n0, next_n);
-        }
     }
 
     /* the values that were not exchanged with their keys go to their slots in s_vals */
@@ -1065,16 +1060,14 @@ struct os_pass {
 
     /* the next tile (persistent blocks): everyone is done with this one's shared memory before it
      * is cleared (the mask rows are zero after every item) */
-    __device__ __forceinline__ bool next_tile()
+    __device__ __forceinline__ void next_tile()
     {
-        if (!more) return false;
         __syncthreads();
         if (tid == 0) *s_single = -1;
 #pragma unroll
         for (int j = lane; j < S::CROW; j += 32) my_cnt[j] = 0;
         __syncthreads();
         tile = next;
-        return true;
     }
 };
 
@@ -1096,8 +1089,17 @@ __global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
     typename P::ranks_t r;
     typename P::packed_t rp;
     typename P::digits_t total, mine, tstart;
+    /* the thread's place and its warp's counter (and peer-mask) rows, here rather than in os_pass's
+     * constructor: so the compiler orders their address arithmetic as it did in the one-function
+     * kernel (the same machine code) */
+    typedef typename P::S S;
+    unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? S::TILE * 4 : 0));
+    unsigned *s_goff = s_cnt + S::NW * S::CROW;
+    const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
+    unsigned *my_cnt = s_cnt + warp * S::CROW;
+    unsigned *my_masks = C::peers == RK_MATCH_OR ? s_goff + S::RADIX + warp * S::RADIX : nullptr;
     P p(kin, kout, vin, vout, base, len, shift, bits, epoch, desc, starts, starts_next, os_smem_raw, &s_tile, &s_next,
-        &s_single, start, k, v, r, rp, total, mine, tstart);
+        &s_single, tid, warp, lane, my_cnt, my_masks, start, k, v, r, rp, total, mine, tstart);
     if (!p.enter(counter, hop)) return;
     p.load_first(pf);
     for (;;) {
@@ -1105,15 +1107,22 @@ __global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
         p.publish();
         if (p.one_digit() >= 0) {
             p.store_one_digit();
+            if constexpr (P::PERSISTENT) { /* the registers are free: the next tile's loads */
+                if (p.more) p.load(p.n0, p.next_n);
+            }
         } else {
             p.digit_starts();
             if constexpr (P::LOOK_BACK_FIRST) p.look_back();
             p.rank();
+            if constexpr (P::PERSISTENT) { /* keys and values are in shared memory: the next tile's loads */
+                if (p.more) p.load(p.n0, p.next_n);
+            }
             if constexpr (!P::LOOK_BACK_FIRST) p.look_back();
             p.exchange_values();
             p.scatter();
         }
-        if (!p.next_tile()) return;
+        if (!p.more) return;
+        p.next_tile();
     }
 }
 
