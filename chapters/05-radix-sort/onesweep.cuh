@@ -819,7 +819,8 @@ struct os_pass {
     __device__ __forceinline__ os_pass(const K *kin_, K *kout_, const uint32_t *vin_, uint32_t *vout_, size_t base_,
                                        unsigned len_, int shift_, int bits_, unsigned epoch_, unsigned *desc_,
                                        const unsigned *starts_, unsigned *starts_next_, unsigned char *smem,
-                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, unsigned tid_, unsigned warp_, unsigned lane_,
+                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, unsigned tid_, unsigned warp_,
+                                       unsigned lane_,
                                        unsigned *my_cnt_, unsigned *my_masks_, digits_t &start_,
                                        keys_t &k_, values_t &v_, ranks_t &r_, packed_t &rp_, digits_t &total_,
                                        digits_t &mine_, digits_t &tstart_)
