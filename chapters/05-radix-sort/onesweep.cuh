@@ -722,117 +722,188 @@ static constexpr __host__ __device__ int os_blocks()
                                                     PAIRS, C::counts_first, C::values != OS_VALUES_WITH_KEYS));
 }
 
-/* One portion of one pass: keys [base, base + len) of kin.  desc: the portion's descriptors
- * (tiles x RADIX), counter: its tile counter, starts: the digits' global starts for the portion,
- * starts_next: where the last tile leaves them for the next portion (NULL for the last portion). */
+/* One pass over one portion of the keys, [base, base + len) of kin, as the phases a tile goes
+ * through; os_pass_kernel below runs them in order (CUB's onesweep agent has the same shape):
+ *   enter         the block takes a tile, clears its counters, fetches its digits' starts and, on a
+ *                 routed pass, its buffers (or leaves: the pass is skipped, or no tile is left)
+ *   load          the tile's keys, and the values that travel with them, into registers
+ *   count         each warp's digit counts (early counts), or its keys ranked within the warp (late)
+ *   publish       the counts scanned across the warps; the tile's counts published for the tiles
+ *                 after it; each digit's start in the tile
+ *   one digit     a full tile whose keys all share one digit goes unchanged to its place
+ *   digit starts  otherwise each warp's counters turned into its keys' first places in the tile
+ *   look back     each digit's place in the output from the tiles before this one (or reserved by
+ *                 atomics); before the ranking with lookback_first, else after it
+ *   rank          the keys (and values) ranked in the tile and exchanged through shared memory
+ *   scatter       the exchanged keys (and values) stored at their places
+ * desc: the portion's descriptors (tiles x RADIX), counter: its tile counter, starts: the digits'
+ * global starts for the portion, starts_next: where the last tile leaves them for the next portion
+ * (NULL for the last portion). */
 template <int KT, bool PAIRS, class C>
-__global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
-    os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
-                   typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
-                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits, unsigned epoch,
-                   unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
-                   unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop, unsigned pf)
-{
+struct os_pass {
     typedef os_shape<KT, C> S;
     typedef typename S::key K;
-    constexpr int TBS = C::threads, KPT = os_kpt(C::keys_per_thread, KT), NW = S::NW, RADIX = S::RADIX,
-                  DBITS = C::digit_bits;
-    constexpr int MATCH = C::peers, WINDOW = C::lookback_window, DPT = S::DPT;
-    constexpr bool COUNTS_FIRST = C::counts_first, PERSISTENT = C::persistent, PACK = S::PACK;
+    static constexpr int TBS = C::threads, KPT = os_kpt(C::keys_per_thread, KT), NW = S::NW, RADIX = S::RADIX,
+                         DBITS = C::digit_bits;
+    static constexpr int MATCH = C::peers, WINDOW = C::lookback_window, DPT = S::DPT;
+    static constexpr bool COUNTS_FIRST = C::counts_first, PERSISTENT = C::persistent, PACK = S::PACK;
     static_assert(!PACK || (COUNTS_FIRST && MATCH != RK_MATCH_OR), "wide digits: early counts, ballot or match peers");
     static_assert(!PERSISTENT || COUNTS_FIRST,
                   "the persistent loop prefetches keys and values together (early counts)");
-    constexpr bool VALUES_LATE =
+    static constexpr bool VALUES_LATE =
         PAIRS && C::values != OS_VALUES_WITH_KEYS; /* values in no register through the ranking */
-    constexpr bool VALUES_STAGED =
+    static constexpr bool VALUES_STAGED =
         PAIRS && C::values == OS_VALUES_STAGED; /* ... but staged in shared memory meanwhile */
     static_assert(!C::values || (COUNTS_FIRST && !PERSISTENT), "late values: early counts, one tile a block");
     static_assert(!VALUES_LATE || S::TILE <= 0x10000, "late values: a rank in 16 bits");
-    constexpr bool LOOK_BACK_FIRST = C::lookback_first && !PAIRS; /* the look-back before the ranking */
-    constexpr int WALK_WARPS =
+    static constexpr bool LOOK_BACK_FIRST = C::lookback_first && !PAIRS; /* the look-back before the ranking */
+    static constexpr int WALK_WARPS =
         LOOK_BACK_FIRST ? C::walk_warps : 0; /* ... by the last WALK_WARPS warps, else by the owners */
     static_assert(!WALK_WARPS || (DPT == 1 && WALK_WARPS < NW && !PERSISTENT),
                   "walk warps: a digit an owner, warps that rank");
     static_assert(!C::swizzle || COUNTS_FIRST, "swizzled slots: early counts");
-    constexpr unsigned TILE = S::TILE;
-    extern __shared__ __align__(16) unsigned char os_smem_raw[];
-    K *s_keys = reinterpret_cast<K *>(os_smem_raw);
-    uint32_t *s_vals = reinterpret_cast<uint32_t *>(os_smem_raw + S::EXCH_BYTES);
-    unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0));
-    unsigned *s_goff = s_cnt + NW * S::CROW;
-    unsigned *s_mine = s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0); /* WALK_WARPS: the tile's counts */
-    __shared__ unsigned s_tile, s_next;
-    __shared__ int s_single; /* the digit of a full tile whose keys all have it, else -1 */
+    static constexpr unsigned TILE = S::TILE;
 
-    const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
-    const unsigned ntiles = (len + TILE - 1) / TILE;
-    unsigned *my_cnt = s_cnt + warp * S::CROW;
-    unsigned *my_masks = MATCH == RK_MATCH_OR ? s_goff + RADIX + warp * RADIX : nullptr;
-    /* routed: the route is read first and used last, so that its round trip overlaps the tile
-     * counter's and the starts' (harmless in a skipped pass: its counters and starts are its own);
-     * LEAVE: a skipped pass's blocks leave before the tile counter */
-    [[maybe_unused]] const os_hop h = os_routed<C> ? *hop : os_hop{};
-    if constexpr (C::route == OS_ROUTE_SKIP_LEAVE) {
-        if (!h.run) return;
-    }
-    if (tid == 0) {
-        s_tile = atomicAdd(counter, 1u);
-        s_single = -1;
-    }
-#pragma unroll
-    for (int j = lane; j < S::CROW; j += 32) {
-        my_cnt[j] = 0;
-        if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
-    }
-    /* the digits this thread owns in the per-digit work: d0 .. d0 + DPT - 1 (one, d0 = tid, unless
-     * the digits are wider than the block) */
-    const unsigned d0 = tid * DPT;
-    const bool owner = d0 < (unsigned)RADIX;
-    unsigned start[DPT];
-#pragma unroll
-    for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
-    unsigned *cur = nullptr; /* the route's cursors: this pass reserves its places (os_reserve) */
-    if constexpr (os_routed<C>) { /* the route decides: a skipped pass's blocks leave at once */
-        if (!h.run) return;
-        if constexpr (LOOK_BACK_FIRST && C::reserve) cur = h.cursor; /* os_sort gives cursors to these kernels only */
-        if (cur) {
-#pragma unroll
-            for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
-        }
-        kin = (const K *)h.src_keys;
-        kout = (K *)h.dst_keys;
-        if constexpr (PAIRS) {
-            vin = h.src_vals;
-            vout = h.dst_vals;
-        }
-        epoch = h.epoch;
-    }
-    if constexpr ((C::memory & RK_LD_MASK) == RK_LD_GEN) { /* generic loads (radix_rank.cuh) */
-        kin = rk_opaque(kin);
-        if constexpr (PAIRS) vin = rk_opaque(vin);
-    }
-    if constexpr ((C::memory & RK_ST_GEN) != 0) { /* generic stores */
-        kout = rk_opaque(kout);
-        if constexpr (PAIRS) vout = rk_opaque(vout);
-    }
-    __syncthreads();
-    unsigned tile = s_tile;
-    if (PERSISTENT && tile >= ntiles) return; /* a resident grid larger than the portion */
+    /* the pass (a routed pass takes its buffers and epoch from the route) */
+    const K *kin;
+    K *kout;
+    const uint32_t *vin;
+    uint32_t *vout;
+    const size_t base;
+    const unsigned len;
+    const int shift, bits;
+    unsigned epoch;
+    unsigned *const desc;
+    const unsigned *const starts;
+    unsigned *const starts_next;
+    /* shared memory: the exchanges, the warps' counters, the digits' offsets, the walk warps'
+     * counts, the tile's number, the next tile's, and the digit of a one-digit tile (else -1) */
+    K *const s_keys;
+    uint32_t *const s_vals;
+    unsigned *const s_cnt, *const s_goff, *const s_mine;
+    unsigned *const s_tile, *const s_next;
+    int *const s_single;
+    /* this thread: its warp's counter row (and peer-mask row), the digits it owns in the per-digit
+     * work, d0 .. d0 + DPT - 1 (one, d0 = tid, unless the digits are wider than the block), their
+     * global starts, and the route's cursors where this pass reserves its places (os_reserve) */
+    const unsigned tid, warp, lane, ntiles;
+    unsigned *const my_cnt, *const my_masks;
+    unsigned d0;
+    bool owner;
+    unsigned (&start)[DPT];
+    unsigned *cur = nullptr;
+    /* the tile: its number, first key (t0 < len < 2^29), keys, whether it is full and the portion's
+     * last, its first key in the arrays; the next tile (persistent blocks) */
+    unsigned tile, t0, tile_n;
+    bool full, last;
+    size_t g0;
+    unsigned next, n0, next_n;
+    bool more;
+    /* The registers a thread holds through a tile, each array declared by os_pass_kernel as an
+     * object of its own (as separate objects, not one, the compiler keeps each in registers as soon
+     * as it can).  Early counts: the values are loaded with the keys (in flight while counting and
+     * ranking) and stored as soon as their ranks are known; late counts hold ranks instead of values
+     * until the keys are stored, then load the values (in flight during the look-back) */
+    typedef K keys_t[KPT];
+    typedef uint32_t values_t[PAIRS ? KPT : 1];
+    typedef unsigned ranks_t[COUNTS_FIRST ? 1 : KPT];
+    typedef unsigned packed_t[VALUES_LATE ? (KPT + 1) / 2 : 1];
+    typedef unsigned digits_t[DPT];
+    keys_t &k;
+    values_t &v;
+    ranks_t &r;
+    packed_t &rp; /* VALUES_LATE: the keys' ranks, two to a word */
+    /* the tile's count of each owned digit, less the pads, and its start in the tile */
+    digits_t &total, &mine, &tstart;
 
-    /* early counts: the values are loaded with the keys (in flight while counting and ranking) and
-     * stored as soon as their ranks are known; late counts hold ranks instead of values until the
-     * keys are stored, then load the values (in flight during the look-back) */
-    K k[KPT];
-    uint32_t v[PAIRS ? KPT : 1];
-    unsigned r[COUNTS_FIRST ? 1 : KPT];
-    unsigned rp[VALUES_LATE ? (KPT + 1) / 2 : 1]; /* VALUES_LATE: the keys' ranks, two to a word */
+    __device__ __forceinline__ os_pass(const K *kin_, K *kout_, const uint32_t *vin_, uint32_t *vout_, size_t base_,
+                                       unsigned len_, int shift_, int bits_, unsigned epoch_, unsigned *desc_,
+                                       const unsigned *starts_, unsigned *starts_next_, unsigned char *smem,
+                                       unsigned *s_tile_, unsigned *s_next_, int *s_single_, unsigned tid_, unsigned warp_,
+                                       unsigned lane_,
+                                       unsigned *my_cnt_, unsigned *my_masks_, digits_t &start_,
+                                       keys_t &k_, values_t &v_, ranks_t &r_, packed_t &rp_, digits_t &total_,
+                                       digits_t &mine_, digits_t &tstart_)
+        : kin(kin_), kout(kout_), vin(vin_), vout(vout_), base(base_), len(len_), shift(shift_), bits(bits_),
+          epoch(epoch_), desc(desc_), starts(starts_), starts_next(starts_next_), s_keys(reinterpret_cast<K *>(smem)),
+          s_vals(reinterpret_cast<uint32_t *>(smem + S::EXCH_BYTES)),
+          s_cnt(reinterpret_cast<unsigned *>(smem + S::EXCH_BYTES + (PAIRS ? TILE * 4 : 0))),
+          s_goff(s_cnt + NW * S::CROW), s_mine(s_goff + RADIX + (MATCH == RK_MATCH_OR ? NW * S::CROW : 0)),
+          s_tile(s_tile_), s_next(s_next_), s_single(s_single_), tid(tid_), warp(warp_),
+          lane(lane_), ntiles((len_ + TILE - 1) / TILE), my_cnt(my_cnt_),
+          my_masks(my_masks_),
+          start(start_), k(k_), v(v_), r(r_), rp(rp_), total(total_), mine(mine_), tstart(tstart_)
     {
-        const unsigned t0 = tile * TILE, tile_n = len - t0 < TILE ? len - t0 : TILE;
-        rk_load<KPT, C::memory>(kin + base + t0, tile_n, tile_n == TILE, radix_pad_key<KT>(), k);
+    }
+
+    /* enter: false when the block leaves (a skipped pass, or a resident grid larger than the portion).
+     * On a routed pass the route is read first and used last, so that its round trip overlaps the
+     * tile counter's and the starts' (harmless in a skipped pass: its counters and starts are its
+     * own); OS_ROUTE_SKIP_LEAVE: a skipped pass's blocks leave before the tile counter */
+    __device__ __forceinline__ bool enter(unsigned *counter, const os_hop *hop)
+    {
+        [[maybe_unused]] const os_hop h = os_routed<C> ? *hop : os_hop{};
+        if constexpr (C::route == OS_ROUTE_SKIP_LEAVE) {
+            if (!h.run) return false;
+        }
+        if (tid == 0) {
+            *s_tile = atomicAdd(counter, 1u);
+            *s_single = -1;
+        }
+#pragma unroll
+        for (int j = lane; j < S::CROW; j += 32) {
+            my_cnt[j] = 0;
+            if constexpr (MATCH == RK_MATCH_OR) my_masks[j] = 0; /* and zero again after every item */
+        }
+        d0 = tid * DPT;
+        owner = d0 < (unsigned)RADIX;
+#pragma unroll
+        for (int j = 0; j < DPT; j++) start[j] = owner ? starts[d0 + j] : 0u; /* fetched early */
+        if constexpr (os_routed<C>) { /* the route decides: a skipped pass's blocks leave at once */
+            if (!h.run) return false;
+            if constexpr (LOOK_BACK_FIRST && C::reserve)
+                cur = h.cursor; /* os_sort gives cursors to these kernels only */
+            if (cur) {
+#pragma unroll
+                for (int j = 0; j < DPT; j++) start[j] = 0; /* the cursors are places in the output */
+            }
+            kin = (const K *)h.src_keys;
+            kout = (K *)h.dst_keys;
+            if constexpr (PAIRS) {
+                vin = h.src_vals;
+                vout = h.dst_vals;
+            }
+            epoch = h.epoch;
+        }
+        if constexpr ((C::memory & RK_LD_MASK) == RK_LD_GEN) { /* generic loads (radix_rank.cuh) */
+            kin = rk_opaque(kin);
+            if constexpr (PAIRS) vin = rk_opaque(vin);
+        }
+        if constexpr ((C::memory & RK_ST_GEN) != 0) { /* generic stores */
+            kout = rk_opaque(kout);
+            if constexpr (PAIRS) vout = rk_opaque(vout);
+        }
+        __syncthreads();
+        tile = *s_tile;
+        return !(PERSISTENT && tile >= ntiles);
+    }
+
+    /* load: the keys [t, t + m) of the portion, and the values that travel with them */
+    __device__ __forceinline__ void load(unsigned t, unsigned m)
+    {
+        rk_load<KPT, C::memory>(kin + base + t, m, m == TILE, radix_pad_key<KT>(), k);
         if constexpr (COUNTS_FIRST && PAIRS && !VALUES_LATE)
-            rk_load<KPT, C::memory>(vin + base + t0, tile_n, tile_n == TILE, 0u, v);
-        if constexpr (VALUES_STAGED) rk_stage<KPT>(s_vals, vin + base + t0, tile_n, tile_n == TILE); /* no register */
-        if constexpr (C::prefetch >= 1) { /* the tile pf ahead, one prefetch per 128-byte line (blocks/prefetch.cuh) */
+            rk_load<KPT, C::memory>(vin + base + t, m, m == TILE, 0u, v);
+    }
+
+    /* load the block's first tile; staged values go to shared memory (no register), and the tile pf
+     * ahead is asked of L2, one prefetch per 128-byte line (blocks/prefetch.cuh) */
+    __device__ __forceinline__ void load_first(unsigned pf)
+    {
+        const unsigned t = tile * TILE, m = len - t < TILE ? len - t : TILE;
+        load(t, m);
+        if constexpr (VALUES_STAGED) rk_stage<KPT>(s_vals, vin + base + t, m, m == TILE);
+        if constexpr (C::prefetch >= 1) {
             if (pf && tile + pf < ntiles) {
                 const unsigned p0 = (tile + pf) * TILE, p_n = len - p0 < TILE ? len - p0 : TILE;
                 prefetch_l2_lines<TBS>(kin + base + p0, p_n);
@@ -840,21 +911,27 @@ __global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
             }
         }
     }
-    for (;;) {
-        const unsigned t0 = tile * TILE; /* t0 < len < 2^29 */
-        const unsigned tile_n = len - t0 < TILE ? len - t0 : TILE;
-        const bool full = tile_n == TILE, last = t0 + TILE >= len;
-        const size_t g0 = base + t0; /* the tile's first key in the arrays */
-        if (PERSISTENT && tid == 0) s_next = atomicAdd(counter, 1u); /* read after the barriers below */
 
-        if constexpr (COUNTS_FIRST)
-            rk_count_warp<KT, KPT, PACK>(k, shift, bits, my_cnt);
-        else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks); /* warp-local, packed */
+    /* count: where the tile lies; a persistent block asks for its next tile (read after the
+     * barriers of publish); the warps' counts, or their warp-local packed ranks */
+    __device__ __forceinline__ void count(unsigned *counter)
+    {
+        t0 = tile * TILE;
+        tile_n = len - t0 < TILE ? len - t0 : TILE;
+        full = tile_n == TILE;
+        last = t0 + TILE >= len;
+        g0 = base + t0;
+        if (PERSISTENT && tid == 0) *s_next = atomicAdd(counter, 1u);
+        if constexpr (COUNTS_FIRST) rk_count_warp<KT, KPT, PACK>(k, shift, bits, my_cnt);
+        else rk_rank_warp<KT, KPT, MATCH, DBITS>(k, shift, bits, my_cnt, r, my_masks);
         __syncthreads(); /* every warp's counts */
+    }
 
-        /* thread t: the counts in the tile of its digits d0 .. d0 + DPT - 1, published at once (tile 0
-         * knows its inclusive prefix) */
-        unsigned total[DPT], mine[DPT], sum = 0;
+    /* publish: thread t's digits' counts in the tile, published at once (tile 0 knows its inclusive
+     * prefix), a full tile of one digit noted, each digit's start in the tile by a block scan */
+    __device__ __forceinline__ void publish()
+    {
+        unsigned sum = 0;
         if constexpr (PACK) rk_column_scan_packed<NW, RADIX, DPT>(s_cnt, total);
         else total[0] = rk_column_scan<NW, RADIX>(s_cnt);
 #pragma unroll
@@ -869,105 +946,184 @@ __global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
             os_store_n<DPT>(desc + (size_t)tile * RADIX + d0, agg);
 #pragma unroll
             for (int j = 0; j < DPT; j++)
-                if (full && total[j] == TILE) s_single = (int)(d0 + j);
+                if (full && total[j] == TILE) *s_single = (int)(d0 + j);
         }
-        unsigned all, tstart[DPT];
+        unsigned all;
         tstart[0] = block_scan32_excl<TBS, WS_SHFL>(sum, &all); /* its barriers publish s_single */
 #pragma unroll
         for (int j = 1; j < DPT; j++) tstart[j] = tstart[j - 1] + total[j - 1];
-        const unsigned next = PERSISTENT ? s_next : ntiles;
-        const bool more = next < ntiles;
-        const unsigned n0 = next * TILE, next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
+        next = PERSISTENT ? *s_next : ntiles;
+        more = next < ntiles;
+        n0 = next * TILE;
+        next_n = more ? (len - n0 < TILE ? len - n0 : TILE) : 0u;
+    }
 
-        if (s_single >= 0) {
-            /* one digit (its tile start is 0): the tile goes unchanged to its place */
-            if (owner) {
-                unsigned excl[DPT];
-                os_resolve<RADIX, WINDOW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cur);
+    /* the digit every key of a full tile shares, else -1 (publish) */
+    __device__ __forceinline__ int one_digit() const { return *s_single; }
+
+    /* one digit (its tile start is 0): the tile goes unchanged to its place */
+    __device__ __forceinline__ void store_one_digit()
+    {
+        if (owner) {
+            unsigned excl[DPT];
+            os_resolve<RADIX, WINDOW, DPT>(desc, tile, epoch, mine, start, last, starts_next, excl, cur);
 #pragma unroll
-                for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j];
-            }
-            __syncthreads();
-            const unsigned g = s_goff[s_single] + warp * S::WARP_KEYS + lane;
-            if constexpr (VALUES_STAGED)
-                rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
-            else if constexpr (PAIRS && (!COUNTS_FIRST || VALUES_LATE))
-                rk_load<KPT, C::memory>(vin + g0, TILE, true, 0u, v);
-#pragma unroll
-            for (int i = 0; i < KPT; i++) {
-                rk_st<C::memory>(kout + g + i * 32u, k[i]);
-                if constexpr (PAIRS) rk_st<C::memory>(vout + g + i * 32u, v[i]);
-            }
-            if constexpr (PERSISTENT) { /* the registers are free: the next tile's loads */
-                if (more) {
-                    rk_load<KPT, C::memory>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + base + n0, next_n, next_n == TILE, 0u, v);
-                }
-            }
-        } else {
-            if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
-            else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
-            if constexpr (WALK_WARPS > 0) { /* for the walk warps (the last tile's owners walk: its starts_next) */
-                if (owner && !last) {
-                    s_goff[d0] = start[0] - tstart[0];
-                    s_mine[d0] = mine[0];
-                }
-            }
-            __syncthreads(); /* the counters hold (digit start + warp prefix) */
-            if constexpr (LOOK_BACK_FIRST) { /* the look-back first: s_goff is read after the exchange's barrier */
-                if (WALK_WARPS == 0 || last)
-                    os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
-                                                   s_goff, cur);
-                else if constexpr (WALK_WARPS > 0) {
-                    if (warp >= (unsigned)(NW - WALK_WARPS))
-                        os_walk<RADIX, WINDOW, WALK_WARPS>(warp - (NW - WALK_WARPS), lane, desc, tile, epoch, s_mine,
-                                                           s_goff, cur);
-                }
-#if __CUDA_ARCH__ >= 1200
-                /* the warp whole again after its lanes' walks, before the ranking's ballots: without
-                 * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation
-                 * failed"); every other target assembles it as it is (sm_75 .. sm_110 checked) */
-                __syncwarp();
-#endif
-            }
-            if constexpr (VALUES_LATE) { /* the keys go, their ranks stay; the values are asked for */
-                rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::swizzle>(k, shift, bits, my_cnt, s_keys, rp,
-                                                                               my_masks);
-                if constexpr (VALUES_STAGED)
-                    rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
-                else
-                    rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
-            } else if constexpr (COUNTS_FIRST) {
-                rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::swizzle>(k, v, shift, bits, my_cnt, s_keys,
-                                                                                 s_vals, my_masks);
-            } else {
-                rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
-                if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
-            }
-            if constexpr (PERSISTENT) { /* keys and values are in shared memory: the next tile's loads */
-                if (more) {
-                    rk_load<KPT, C::memory>(kin + base + n0, next_n, next_n == TILE, radix_pad_key<KT>(), k);
-                    if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + base + n0, next_n, next_n == TILE, 0u, v);
-                }
-            }
-            if constexpr (!LOOK_BACK_FIRST)
-                os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff,
-                                               cur);
-            if constexpr (PAIRS && !COUNTS_FIRST) rk_exchange<KPT>(s_vals, r, v);
-            if constexpr (VALUES_STAGED) __syncthreads(); /* every thread has read its staged values */
-            if constexpr (VALUES_LATE) rk_exchange_packed<KPT>(s_vals, rp, v);
-            __syncthreads(); /* the exchange and the offsets complete */
-            rk_scatter_out<KT, PAIRS, TBS, KPT, C::memory, C::swizzle>(s_keys, s_vals, s_goff, tile_n, full, shift,
-                                                                       bits, kout, vout);
+            for (int j = 0; j < DPT; j++) s_goff[d0 + j] = start[j] + excl[j];
         }
-        if (!more) return;
-        /* the next tile: everyone is done with this one's shared memory before it is cleared */
         __syncthreads();
-        if (tid == 0) s_single = -1;
+        const unsigned g = s_goff[*s_single] + warp * S::WARP_KEYS + lane;
+        if constexpr (VALUES_STAGED) rk_unstage<KPT>(s_vals, v); /* this thread's own copies: no barrier */
+        else if constexpr (PAIRS && (!COUNTS_FIRST || VALUES_LATE))
+            rk_load<KPT, C::memory>(vin + g0, TILE, true, 0u, v);
 #pragma unroll
-        for (int j = lane; j < S::CROW; j += 32) my_cnt[j] = 0; /* the mask rows are zero after every item */
+        for (int i = 0; i < KPT; i++) {
+            rk_st<C::memory>(kout + g + i * 32u, k[i]);
+            if constexpr (PAIRS) rk_st<C::memory>(vout + g + i * 32u, v[i]);
+        }
+    }
+
+    /* digit starts: each warp's counters hold (the digit's start in the tile + the warps before it);
+     * for the walk warps the owners leave their digits' counts and starts (the last tile's owners
+     * walk themselves: its starts_next) */
+    __device__ __forceinline__ void digit_starts()
+    {
+        if constexpr (PACK) rk_column_add_packed<NW, RADIX, DPT>(s_cnt, tstart);
+        else rk_column_add<NW, RADIX>(s_cnt, tstart[0]);
+        if constexpr (WALK_WARPS > 0) {
+            const bool for_walk = owner && !last; /* the last tile's owners walk themselves */
+            if (for_walk) {
+                s_goff[d0] = start[0] - tstart[0];
+                s_mine[d0] = mine[0];
+            }
+        }
+        __syncthreads();
+    }
+
+    /* look back: each digit's place in the output less its start in the tile, in s_goff for the
+     * scatter (read after the exchange's barrier), by the owners or the walk warps */
+    __device__ __forceinline__ void look_back()
+    {
+        if constexpr (LOOK_BACK_FIRST) {
+            if (WALK_WARPS == 0 || last)
+                os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart,
+                                               s_goff, cur);
+            else if constexpr (WALK_WARPS > 0) {
+                if (warp >= (unsigned)(NW - WALK_WARPS))
+                    os_walk<RADIX, WINDOW, WALK_WARPS>(warp - (NW - WALK_WARPS), lane, desc, tile, epoch, s_mine,
+                                                       s_goff, cur);
+            }
+#if __CUDA_ARCH__ >= 1200
+            /* the warp whole again after its lanes' walks, before the ranking's ballots: without
+             * it CUDA 13.0's ptxas fails this kernel for sm_120 and sm_121 ("Register allocation
+             * failed"); every other target assembles it as it is (sm_75 .. sm_110 checked) */
+            __syncwarp();
+#endif
+        } else {
+            os_offsets<RADIX, WINDOW, DPT>(owner, desc, tile, epoch, mine, start, last, starts_next, tstart, s_goff,
+                                           cur);
+        }
+    }
+
+    /* rank: the keys ranked in the tile and exchanged into s_keys (late values: the ranks kept, the
+     * values asked for; late counts: the warp-local ranks fixed up); a persistent block then loads
+     * its next tile, keys and values being in shared memory */
+    __device__ __forceinline__ void rank()
+    {
+        if constexpr (VALUES_LATE) {
+            rk_rank_exchange_keep<KT, KPT, MATCH, DBITS, PACK, C::swizzle>(k, shift, bits, my_cnt, s_keys, rp,
+                                                                           my_masks);
+            if constexpr (VALUES_STAGED) rk_unstage<KPT>(s_vals, v); /* written over below, after a barrier */
+            else rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
+        } else if constexpr (COUNTS_FIRST) {
+            rk_rank_exchange<KT, PAIRS, KPT, MATCH, DBITS, PACK, C::swizzle>(k, v, shift, bits, my_cnt, s_keys, s_vals,
+                                                                             my_masks);
+        } else {
+            rk_fixup_exchange<KPT>(k, r, my_cnt, s_keys);
+            if constexpr (PAIRS) rk_load<KPT, C::memory>(vin + g0, tile_n, full, 0u, v);
+        }
+    }
+
+    /* the values that were not exchanged with their keys go to their slots in s_vals */
+    __device__ __forceinline__ void exchange_values()
+    {
+        if constexpr (PAIRS && !COUNTS_FIRST) rk_exchange<KPT>(s_vals, r, v);
+        if constexpr (VALUES_STAGED) __syncthreads(); /* every thread has read its staged values */
+        if constexpr (VALUES_LATE) rk_exchange_packed<KPT>(s_vals, rp, v);
+        __syncthreads(); /* the exchange and the offsets complete */
+    }
+
+    /* scatter: the exchanged keys (and values) to their places in the output */
+    __device__ __forceinline__ void scatter()
+    {
+        rk_scatter_out<KT, PAIRS, TBS, KPT, C::memory, C::swizzle>(s_keys, s_vals, s_goff, tile_n, full, shift, bits,
+                                                                   kout, vout);
+    }
+
+    /* the next tile (persistent blocks): everyone is done with this one's shared memory before it
+     * is cleared (the mask rows are zero after every item) */
+    __device__ __forceinline__ void next_tile()
+    {
+        __syncthreads();
+        if (tid == 0) *s_single = -1;
+#pragma unroll
+        for (int j = lane; j < S::CROW; j += 32) my_cnt[j] = 0;
         __syncthreads();
         tile = next;
+    }
+};
+
+template <int KT, bool PAIRS, class C>
+__global__ void __launch_bounds__(C::threads, (os_blocks<KT, PAIRS, C>()))
+    os_pass_kernel(const typename radix_key_t<KT>::type *__restrict__ kin,
+                   typename radix_key_t<KT>::type *__restrict__ kout, const uint32_t *__restrict__ vin,
+                   uint32_t *__restrict__ vout, size_t base, unsigned len, int shift, int bits, unsigned epoch,
+                   unsigned *desc, unsigned *counter, const unsigned *__restrict__ starts,
+                   unsigned *__restrict__ starts_next, const os_hop *__restrict__ hop, unsigned pf)
+{
+    extern __shared__ __align__(16) unsigned char os_smem_raw[];
+    __shared__ unsigned s_tile, s_next;
+    __shared__ int s_single;
+    typedef os_pass<KT, PAIRS, C> P;
+    typename P::digits_t start;
+    typename P::keys_t k;
+    typename P::values_t v;
+    typename P::ranks_t r;
+    typename P::packed_t rp;
+    typename P::digits_t total, mine, tstart;
+    /* the thread's place and its warp's counter (and peer-mask) rows, here rather than in os_pass's
+     * constructor: so the compiler orders their address arithmetic as it did in the one-function
+     * kernel (the same machine code) */
+    typedef typename P::S S;
+    unsigned *s_cnt = reinterpret_cast<unsigned *>(os_smem_raw + S::EXCH_BYTES + (PAIRS ? S::TILE * 4 : 0));
+    unsigned *s_goff = s_cnt + S::NW * S::CROW;
+    const unsigned tid = threadIdx.x, warp = tid >> 5, lane = tid & 31u;
+    unsigned *my_cnt = s_cnt + warp * S::CROW;
+    unsigned *my_masks = C::peers == RK_MATCH_OR ? s_goff + S::RADIX + warp * S::RADIX : nullptr;
+    P p(kin, kout, vin, vout, base, len, shift, bits, epoch, desc, starts, starts_next, os_smem_raw, &s_tile, &s_next,
+        &s_single, tid, warp, lane, my_cnt, my_masks, start, k, v, r, rp, total, mine, tstart);
+    if (!p.enter(counter, hop)) return;
+    p.load_first(pf);
+    for (;;) {
+        p.count(counter);
+        p.publish();
+        if (p.one_digit() >= 0) {
+            p.store_one_digit();
+            if constexpr (P::PERSISTENT) { /* the registers are free: the next tile's loads */
+                if (p.more) p.load(p.n0, p.next_n);
+            }
+        } else {
+            p.digit_starts();
+            if constexpr (P::LOOK_BACK_FIRST) p.look_back();
+            p.rank();
+            if constexpr (P::PERSISTENT) { /* keys and values are in shared memory: the next tile's loads */
+                if (p.more) p.load(p.n0, p.next_n);
+            }
+            if constexpr (!P::LOOK_BACK_FIRST) p.look_back();
+            p.exchange_values();
+            p.scatter();
+        }
+        if (!p.more) return;
+        p.next_tile();
     }
 }
 
