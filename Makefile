@@ -159,6 +159,25 @@ $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
 	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
+# Device-only code (reference/kit_dev.h, docs/grading.md): every .cu of $(IMPL)/NN-topic/ (the GPU
+# exercises' student files) and every chapters/NN-topic/*_dev.cu (the kit's wrappers that include a
+# student header) is compiled with `nvcc -fatbin`, so no host code of it exists: no host function,
+# no global constructor, no macro that reaches a host translation unit.  The fatbin is embedded as
+# read-only data under KIT_DEV_IMAGE(chapter, file) by a generated assembler file (.incbin), and the
+# kit's host launchers (chapters/, no student file included) load it at first use.  Its dependency
+# file lists what the compiler read, like any other object's (tools/grade-includes.sh).
+# DEV_CHAPTERS: the chapters whose exercises are device-only so far (the others' student .cu files
+# still hold their host launchers; tools/device-only.pending lists them)
+DEV_CHAPTERS := 01-copy
+DEV_SRC := $(foreach c,$(DEV_CHAPTERS),$(wildcard $(IMPL)/$c/*.cu)) $(wildcard chapters/[0-9][0-9]-*/*_dev.cu)
+dev_sym = kit_dev_$(subst -,_,$(call chname,$1))_$(basename $(notdir $1))
+$(patsubst %.cu,$(BUILD)/obj/%.o,$(DEV_SRC)): $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(call say,DEV,$<)
+	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -MF $(@:.o=.d) -MT $@ -fatbin $< -o $(@:.o=.fatbin)
+	$(Q)printf '\t.section .rodata.%s,"a"\n\t.balign 64\n\t.globl %s\n\t.type %s, @object\n%s:\n\t.incbin "%s"\n\t.size %s, .-%s\n\t.section .note.GNU-stack,"",@progbits\n' \
+	  $(call dev_sym,$<) $(call dev_sym,$<) $(call dev_sym,$<) $(call dev_sym,$<) $(@:.o=.fatbin) $(call dev_sym,$<) $(call dev_sym,$<) >$(@:.o=.S)
+	$(Q)$(CC) -c $(@:.o=.S) -o $@
 
 # ---------------------------------------------------------------- libraries
 # reference/ is the harness; it includes nothing from chapters/ (a chapter's
