@@ -51,9 +51,15 @@ cudaError_t kit_dev_get(kit_dev_fn *f, const void **func);
 cudaError_t kit_dev_launch(const void *func, dim3 grid, dim3 block, size_t smem, cudaStream_t s,
                            void **args);
 
-/* a kit_kernel_desc (kit.h) for f: the body of a step's describe function */
+#ifdef __cplusplus
+#define KIT_DEV_EXTERN_C extern "C"
+#else
+#define KIT_DEV_EXTERN_C
+#endif
+
+/* a step's describe function (kit.h's kit_kernel_desc) for the kernel fn (a kit_dev_fn) */
 #define KIT_DEV_DESCRIBE(name, fn, threads, smem)                                     \
-    cudaError_t name(kit_kernel_desc *d)                                              \
+    KIT_DEV_EXTERN_C cudaError_t name(kit_kernel_desc *d)                             \
     {                                                                                 \
         const void *k_;                                                               \
         KIT_TRY(kit_dev_get(&(fn), &k_));                                             \

@@ -17,6 +17,9 @@ st=0 used=
 while IFS= read -r -d '' d; do
   o=${d%.d}.o
   [ -f "${d%.d}.fatbin" ] && continue   # device-only: its host code does not exist
+  # stale: the source it was built from (the rule's first prerequisite) is gone from the tree
+  src=$(awk '{ for (i = 1; i <= NF; i++) if ($i !~ /:$/ && $i != "\\") { if (n++) { print $i; exit } } }' "$d")
+  [ -n "$src" ] && [ ! -e "$src" ] && continue
   while IFS= read -r f; do
     rel=${f#*/}   # NN-topic/file
     if grep -qxF -- "$rel" <<<"$allow"; then used+="$rel"$'\n'; continue; fi

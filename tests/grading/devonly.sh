@@ -18,7 +18,12 @@ trap 'rm -rf "$tmp"' EXIT
 CUDA=${CUDA:-/usr/local/cuda}
 kit=$tmp/kit
 mkdir -p "$kit"
-git ls-files -z --cached --others --exclude-standard reference chapters/01-copy solutions/01-copy tools tests Makefile | xargs -0 cp --parents -t "$kit"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  git ls-files -z --cached --others --exclude-standard reference chapters/01-copy solutions/01-copy tools tests Makefile |
+    xargs -0 cp --parents -t "$kit"
+else
+  cp -r --parents reference chapters/01-copy solutions/01-copy tools tests Makefile "$kit"
+fi
 tools/mkexercises.sh solutions "$kit/exercises" >/dev/null
 f=$kit/exercises/01-copy/s1_block_dask.cu
 cp solutions/01-copy/s1_block_dask.cu "$f"

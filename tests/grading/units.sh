@@ -40,8 +40,6 @@ exercise_map=$(cat <<'EOF'
 07-compaction/compact_phase3.h ex07_phase3
 07-compaction/compact_scatter.h ex07_scatter
 07-compaction/compact_warp_atomic.cuh ex07_warp_atomic
-07-compaction/ex07_atomic.cu ex07_warp_atomic
-07-compaction/ex07_atomic.h ex07_warp_atomic
 EOF
 )
 while read -r f want; do
