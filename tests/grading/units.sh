@@ -29,8 +29,6 @@ exercise_map=$(cat <<'EOF'
 04-histogram/packed.h ex04_packed
 04-histogram/trish_bin.cuh ex04_bin_word
 04-histogram/trish_rowsum.cuh ex04_rowsum
-05-radix-sort/ex05_rank.cu ex05_tile_rank
-05-radix-sort/ex05_rank.h ex05_tile_rank
 05-radix-sort/radix_image.h ex05_image
 05-radix-sort/radix_offsets.h ex05_offsets
 05-radix-sort/radix_tile_rank.cuh ex05_tile_rank
