@@ -21,8 +21,6 @@ exercise_map=$(cat <<'EOF'
 02-reduce-scan/r6_warp_shuffle.cu ex02_warp_reduce
 02-reduce-scan/s2_warp_scan.cu ex02_block_scan
 02-reduce-scan/sklansky8.h ex02_sklansky
-03-kdtree/ex03_search.cu ex03_trim
-03-kdtree/ex03_search.h ex03_trim
 03-kdtree/knn_ex_heap.h ex03_heap
 03-kdtree/knn_ex_median.h ex03_median
 03-kdtree/knn_ex_trim.cuh ex03_trim
