@@ -166,13 +166,12 @@ $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 # read-only data under KIT_DEV_IMAGE(chapter, file) by a generated assembler file (.incbin), and the
 # kit's host launchers (chapters/, no student file included) load it at first use.  Its dependency
 # file lists what the compiler read, like any other object's (tools/grade-includes.sh).
-# DEV_CHAPTERS: the chapters whose exercises are device-only so far (the others' student .cu files
-# still hold their host launchers; tools/device-only.pending lists them)
-DEV_CHAPTERS := 01-copy 02-reduce-scan
-DEV_SRC := $(foreach c,$(DEV_CHAPTERS),$(wildcard $(IMPL)/$c/*.cu)) $(wildcard chapters/[0-9][0-9]-*/*_dev.cu)
+# (tools/device-only.sh, in make check, proves from the dependency files that no host object read
+# a .cu or .cuh of solutions/ or exercises/.)
+DEV_SRC := $(wildcard $(IMPL)/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*_dev.cu)
 dev_sym = kit_dev_$(subst -,_,$(call chname,$1))_$(basename $(notdir $1))
-# which files are device-only is part of how their objects are built: a file that becomes one
-# (DEV_CHAPTERS) is rebuilt even where its host-compiled object is newer than it
+# which files are device-only is part of how their objects are built: a file that becomes one is
+# rebuilt even where an older host-compiled object of it is newer than it
 DEV_STAMP := $(BUILD)/.devsrc
 $(call stamp,$(DEV_STAMP),$(DEV_SRC))
 $(patsubst %.cu,$(BUILD)/obj/%.o,$(DEV_SRC)): $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP) $(DEV_STAMP)

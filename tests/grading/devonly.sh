@@ -82,6 +82,16 @@ check "... and its copy_s1_block_dask is the kit's (s1_launch.c)" \
 (cd "$tmp" && ./hostprog) >/dev/null 2>&1; st=$?
 check "control: compiled as host code, the same file runs its constructors (exit 3) and leaves marks" \
   eval '[ $st = 3 ] && { [ -e "$tmp/MARK_CTOR" ] || [ -e "$tmp/MARK_GLOBAL" ]; }'
+# tools/device-only.sh (make check) reads the dependency files: the device-only object passes, a
+# host object that read a student's .cuh is named
+check "tools/device-only.sh passes the device-only object" "$kit/tools/device-only.sh" "$tmp/build/exercises" 
+mkdir -p "$b/chapters/07-compaction"
+printf '%s: chapters/07-compaction/s2_warp_atomic.cu exercises/07-compaction/compact_warp_atomic.cuh\n' \
+  "$b/chapters/07-compaction/s2_warp_atomic.o" >"$b/chapters/07-compaction/s2_warp_atomic.d"
+mkdir -p "$kit/chapters/07-compaction" && : >>"$kit/chapters/07-compaction/s2_warp_atomic.cu"
+"$kit/tools/device-only.sh" "$tmp/build/exercises" >"$tmp/devonly.log" 2>&1; st=$?
+check "tools/device-only.sh names a host object that read a student's .cuh, and fails" \
+  eval '[ $st = 1 ] && has "$tmp/devonly.log" "host object .*s2_warp_atomic.o read the student file exercises/07-compaction/compact_warp_atomic.cuh"'
 [ $fail = 0 ] || { tail -n 20 "$tmp/build.log"; tail -n 20 "$tmp/link.log"; }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
