@@ -159,6 +159,28 @@ $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
 	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -c $< -o $@
+# Device-only code (reference/kit_dev.h, docs/grading.md): every .cu of $(IMPL)/NN-topic/ (the GPU
+# exercises' student files) and every chapters/NN-topic/*_dev.cu (the kit's wrappers that include a
+# student header) is compiled with `nvcc -fatbin`, so no host code of it exists: no host function,
+# no global constructor, no macro that reaches a host translation unit.  The fatbin is embedded as
+# read-only data under KIT_DEV_IMAGE(chapter, file) by a generated assembler file (.incbin), and the
+# kit's host launchers (chapters/, no student file included) load it at first use.  Its dependency
+# file lists what the compiler read, like any other object's (tools/grade-includes.sh).
+# (tools/device-only.sh, in make check, proves from the dependency files that no host object read
+# a .cu or .cuh of solutions/ or exercises/.)
+DEV_SRC := $(wildcard $(IMPL)/[0-9][0-9]-*/*.cu chapters/[0-9][0-9]-*/*_dev.cu)
+dev_sym = kit_dev_$(subst -,_,$(call chname,$1))_$(basename $(notdir $1))
+# which files are device-only is part of how their objects are built: a file that becomes one is
+# rebuilt even where an older host-compiled object of it is newer than it
+DEV_STAMP := $(BUILD)/.devsrc
+$(call stamp,$(DEV_STAMP),$(DEV_SRC))
+$(patsubst %.cu,$(BUILD)/obj/%.o,$(DEV_SRC)): $(BUILD)/obj/%.o: %.cu $(FLAGS_STAMP) $(DEV_STAMP)
+	@mkdir -p $(@D)
+	$(call say,DEV,$<)
+	$(Q)$(COMPILE_LIMIT) $(NVCC) $(NVCCFLAGS) $(call chinc,$<) -MF $(@:.o=.d) -MT $@ -fatbin $< -o $(@:.o=.fatbin)
+	$(Q)printf '\t.section .rodata.%s,"a"\n\t.balign 64\n\t.globl %s\n\t.type %s, @object\n%s:\n\t.incbin "%s"\n\t.size %s, .-%s\n\t.section .note.GNU-stack,"",@progbits\n' \
+	  $(call dev_sym,$<) $(call dev_sym,$<) $(call dev_sym,$<) $(call dev_sym,$<) $(@:.o=.fatbin) $(call dev_sym,$<) $(call dev_sym,$<) >$(@:.o=.S)
+	$(Q)$(CC) -c $(@:.o=.S) -o $@
 
 # ---------------------------------------------------------------- libraries
 # reference/ is the harness; it includes nothing from chapters/ (a chapter's

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex03_search.h" /* the student's headers first: they see none of the kit's below */
-#include "knn_ex_heap.h"
+#include "knn_ex_heap.h" /* the student's headers first: they see none of the kit's below */
 #include "knn_ex_median.h"
-#include "knn_ex_trim.cuh"
+
+#include "ex03_search.h" /* the kit's launchers of ex03_trim (knn_ex_trim.cuh: device code only) */
 
 #include "kit_test.h"
 #include "knn.h"
@@ -324,24 +324,26 @@ Test(ex03_heap, return_value_says_kept)
 
 /* ------------------------------------------------------------ ex03_trim */
 
-/* ex03_trim: ex03_visit / ex03_children in $(IMPL)/03-kdtree/knn_ex_trim.cuh, on the CPU and in
- * the search kernel of ex03_search.cu on the GPU */
+/* ex03_trim: ex03_visit / ex03_children in $(IMPL)/03-kdtree/knn_ex_trim.cuh, device code only
+ * (no host file includes it): one call at a time in the kit's probe kernels (ex03_visit_gpu,
+ * ex03_children_gpu) and in the search kernel of ex03_search_dev.cu, on the GPU */
 TestSuite(ex03_trim, .timeout = KIT_GPU_TIMEOUT);
 
 Test(ex03_trim, visit_rule)
 {
     int v[7] = {0};
+    int32_t e = 0;
+    KIT_REQUIRE_GPU();
     KIT_STUDENT
     {
-        v[0] = ex03_visit(0.0f, INFINITY);
-        v[1] = ex03_visit(5.0f, INFINITY);
-        v[2] = ex03_visit(2.0f, 1.0f);
-        v[3] = ex03_visit(1.0f, 2.0f);
-        v[4] = ex03_visit(1.5f, 1.5f);
-        v[5] = ex03_visit(0.0f, 0.0f);
-        v[6] = ex03_visit(nextafterf(1.0f, 2.0f), 1.0f);
+        /* v[i] = ex03_visit(plane[i], bound[i]), on the GPU */
+        const float plane[7] = {0.0f, 5.0f, 2.0f, 1.0f, 1.5f, 0.0f, nextafterf(1.0f, 2.0f)};
+        const float bound[7] = {INFINITY, INFINITY, 1.0f, 2.0f, 1.5f, 0.0f, 1.0f};
+        e = ex03_visit_gpu(plane, bound, v, 7);
     }
+    KIT_FROM_RUNNER(&e, sizeof e);
     KIT_FROM_RUNNER(v, sizeof v);
+    cr_assert_eq(e, cudaSuccess, "ex03_visit in the kit's probe kernel: %s", cudaGetErrorName((cudaError_t)e));
     cr_assert_eq(v[0], 1, "nothing held yet: search");
     cr_assert_eq(v[1], 1, WAS_EQ(ex03_visit(5.0f, INFINITY), 1));
     cr_assert_eq(v[2], 0, "the plane is farther than the k-th best: skip");
@@ -355,19 +357,19 @@ Test(ex03_trim, visit_rule)
 static void expect_children(uint32_t node, size_t n, float qa, float split, int want_c, uint32_t c0, float p0,
                             uint32_t c1, float p1)
 {
-    struct {
-        int c;
-        uint32_t child[2];
-        float plane[2];
-    } got = {0, {0xDEAD, 0xDEAD}, {-1, -1}};
+    ex03_children_got got = {0, {0xDEAD, 0xDEAD}, {-1, -1}};
     const uint32_t *child = got.child;
     const float *plane = got.plane;
     int c;
+    int32_t e = 0;
     KIT_STUDENT
     {
-        got.c = ex03_children(node, n, qa, split, got.child, got.plane);
+        e = ex03_children_gpu(node, n, qa, split, &got); /* ex03_children on the GPU */
     }
+    KIT_FROM_RUNNER(&e, sizeof e);
     KIT_FROM_RUNNER(&got, sizeof got);
+    cr_assert_eq(e, cudaSuccess, "node %u of %zu, q %g split %g: ex03_children in the kit's probe kernel: %s", node,
+                 n, (double)qa, (double)split, cudaGetErrorName((cudaError_t)e));
     c = got.c;
     cr_assert_eq(c, want_c, "node %u of %zu, q %g split %g: %d children, want %d", node, n, (double)qa,
                  (double)split, c, want_c);
@@ -381,6 +383,7 @@ static void expect_children(uint32_t node, size_t n, float qa, float split, int 
 
 Test(ex03_trim, children_by_hand)
 {
+    KIT_REQUIRE_GPU();
     /* both children exist: offside first with (q - s)^2, onside last (popped first) with 0 */
     expect_children(1, 3, 0.25f, 0.75f, 2, 3, 0.25f, 2, 0.0f);  /* query left: onside 2 */
     expect_children(1, 3, 1.0f, 0.5f, 2, 2, 0.25f, 3, 0.0f);    /* query right: onside 3 */

@@ -1,7 +1,7 @@
 /* test_04_exercises.c - chapter 04's exercises: ex04_packed (packed_slot, packed_pairs,
  * packed_unpair, packed_add4, packed_rowsum_period: the packed 8-bit counters, CPU, and TRISH
  * emulated on the CPU with them), ex04_bin_word (trish_bin_word, GPU, through the probe kernel
- * of trish_probe.cu) and ex04_rowsum (trish_rowsum, GPU, same).  Every test compares with the
+ * of trish_probe_dev.cu, launched by trish_probe.cu) and ex04_rowsum (trish_rowsum, GPU, same).  Every test compares with the
  * rule by hand or an independent computation on fixed seeds. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex05_rank.h" /* the student's headers first: they see none of the kit's below */
-#include "radix_image.h"
+#include "radix_image.h" /* the student's headers first: they see none of the kit's below */
 #include "radix_offsets.h"
+
+#include "ex05_rank.h" /* the kit's launcher of ex05_tile_rank (its kernel: device code only) */
 
 #include "kit_test.h"
 #if KIT_SIDE != 2
@@ -531,7 +532,8 @@ Test(ex05_offsets, counts_past_2_32)
 /* -------------------------------------------------------- ex05_tile_rank */
 
 /* ex05_tile_rank (GPU): tr_digit, tr_warp_rank, tr_block_offsets in
- * $(IMPL)/05-radix-sort/radix_tile_rank.cuh, run by ex05_rank_tiles (ex05_rank.cu) */
+ * $(IMPL)/05-radix-sort/radix_tile_rank.cuh, run by ex05_rank_tiles (ex05_rank.c, its kernel in
+ * ex05_rank_dev.cu: device code only) */
 TestSuite(ex05_tile_rank, .timeout = KIT_GPU_TIMEOUT);
 
 #define TILE ((size_t)EX05_RANK_TILE)

@@ -26,7 +26,8 @@
 /* ------------------------------------------------------- ex07_warp_atomic */
 
 /* ex07_warp_atomic (GPU): compact_warp_slot in $(IMPL)/07-compaction/compact_warp_atomic.cuh,
- * run by ex07_warp_slots (ex07_atomic.cu) and by the s2_warp_atomic step */
+ * run by ex07_warp_slots (ex07_atomic.c, its kernel in ex07_atomic_dev.cu: device code) and by
+ * the s2_warp_atomic step */
 TestSuite(ex07_warp_atomic, .timeout = KIT_GPU_TIMEOUT);
 
 /* want[0..n) -> the slots every thread got and the counter's end, from a start value.  The

@@ -10,7 +10,8 @@
 #      tools/csvtable.sh keep the runs of two GPUs in one CSV apart;
 #   5. 2 and 3 again through the grader's split: the judge built with the skeletons, the runners
 #      with the skeletons (nothing passes) and with the solutions (full marks), a random seed; and
-#      no runner links anything that answers an exercise (tools/runner-answers.sh).
+#      no runner links anything that answers an exercise (tools/runner-answers.sh), and no host
+#      object read a GPU exercise's student file (tools/device-only.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 broot=${BUILDROOT:-build}
@@ -103,6 +104,12 @@ if make --no-print-directory BUILDROOT="$broot" IMPL=exercises judge runners >"$
     [ -s "$res" ] || { bad "the judge with the $impl runners wrote no results"; tail -n 30 "$tmp/split-$impl.log"; continue; }
     tally "$impl" "$res" "judge + $([ "$impl" = exercises ] && echo skeleton || echo solution) runner"
     say "judge + $impl runners: $npass graded tests pass, $nskip skipped (no GPU)"
+  done
+  # no host object read a GPU exercise's student file: those are compiled device-only
+  for impl in solutions exercises; do
+    if tools/device-only.sh "$broot/$impl" >"$tmp/devonly-$impl.log" 2>&1; then
+      say "$impl: no host object read a GPU exercise's file (tools/device-only.sh)"
+    else bad "$impl: a host object read a GPU exercise's file:"; cat "$tmp/devonly-$impl.log"; fi
   done
   # nothing that answers an exercise is linked into a runner (tests/runner-answers.tsv)
   if tools/runner-answers.sh "$broot/exercises" >"$tmp/answers.log" 2>&1; then

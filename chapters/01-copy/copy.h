@@ -102,6 +102,10 @@ void map_cpu_scatter(const uint32_t *in, const uint32_t *idx, uint32_t *out, siz
 #define COPY_BLOCKS_MAX_N(words) ((size_t)(words) * COPY_GRID_MAX)
 #define COPY_S0_MAX_N COPY_BLOCKS_MAX_N(32)          /* 32 threads x 1 word */
 #define COPY_BLOCK_DASK_MAX_N COPY_BLOCKS_MAX_N(512) /* s1, s2, s3: 128 threads x nWork 4 */
+/* s1's shape: its kernel (the exercise's device-only file, $(IMPL)/01-copy/s1_block_dask.cu) and
+ * its launcher (s1_launch.c, the kit's) agree on it through these */
+#define COPY_S1_TBS 128
+#define COPY_S1_NWORK 4
 /* s6's kernel at tbs threads x nvec vectors: the smaller of its vector path (aligned pointers,
  * the smallest over alignments: 4 x tbs x nvec x (2^31 - 1) + 3) and its 4-byte path (1024 words
  * per block) */

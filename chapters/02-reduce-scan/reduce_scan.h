@@ -76,6 +76,13 @@ extern "C" {
 #define RS_MAX_N_s0 ((size_t)512 * RS_GRID_MAX)  /* 512 threads x 1 */
 #define RS_MAX_N_s1 ((size_t)512 * RS_GRID_MAX)  /* 256 threads x 2 */
 #define RS_MAX_N_s2 ((size_t)1024 * RS_GRID_MAX) /* 256 threads x 4 */
+/* the shapes of the exercise steps r6 and s2: their kernels (the exercises' device-only files,
+ * $(IMPL)/02-reduce-scan/r6_warp_shuffle.cu and s2_warp_scan.cu) and their launchers (the kit's
+ * r6_launch.cu and s2_launch.cu) agree on them through these */
+#define RS_R6_TBS 256
+#define RS_R6_MIN_PER_THREAD 8
+#define RS_S2_TBS 256
+#define RS_S2_ITEMS 4
 #define RS_MAX_N_s3 0
 #define RS_MAX_N_s4 ((size_t)4096 * RS_GRID_MAX - 1) /* affine tiles of 4096, lo <= 1 */
 

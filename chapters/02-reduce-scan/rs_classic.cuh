@@ -16,6 +16,9 @@
 #ifndef RS_CLASSIC_CUH
 #define RS_CLASSIC_CUH
 
+#include <type_traits>
+
+#include "kit_dev.h"
 #include "rs_ops.cuh"
 
 namespace rs {
@@ -55,6 +58,27 @@ cudaError_t reduce_passes(const T *in, T *out, size_t n, void *scratch, cudaStre
         if (g > (size_t)INT_MAX) return cudaErrorInvalidValue; /* a guard: the steps refuse such n first */
         kernel<<<(unsigned)g, tbs, 0, s>>>(src, dst, n);
         KIT_TRY(cudaGetLastError());
+        if (g == 1) return cudaSuccess;
+        src = dst;
+        n = g;
+    }
+}
+
+/* reduce_passes for a kernel loaded by name (reference/kit_dev.h: the exercise step r6, whose
+ * kernels are device code only), launched with cudaLaunchKernel */
+template <class T>
+cudaError_t reduce_passes_dev(const T *in, T *out, size_t n, void *scratch, cudaStream_t s, const void *kernel,
+                              int tbs, size_t per_block, size_t grid_cap)
+{
+    if (n == 0) return cudaMemsetAsync(out, 0, sizeof(T), s);
+    T *buf[2] = {(T *)scratch, (T *)scratch + pass_blocks(n, per_block, grid_cap)};
+    const T *src = in;
+    for (int k = 0;; k ^= 1) {
+        const size_t g = pass_blocks(n, per_block, grid_cap);
+        T *dst = g == 1 ? out : buf[k];
+        if (g > (size_t)INT_MAX) return cudaErrorInvalidValue; /* a guard: the steps refuse such n first */
+        void *args[] = {(void *)&src, (void *)&dst, (void *)&n};
+        KIT_TRY(kit_dev_launch(kernel, dim3((unsigned)g), dim3(tbs), 0, s, args));
         if (g == 1) return cudaSuccess;
         src = dst;
         n = g;
@@ -196,5 +220,91 @@ cudaError_t scan_then_fan(const typename Op::T *in, typename Op::T *out, size_t 
         return sizeof(rs_affine) * rs::scan_fan_scratch_elems(n, PB);                            \
     }                                                                                            \
     RS_SCAN_ENTRY_POINTS(id, id##_run, id##_scratch, (KERNEL<rs::AddU32, true>), TBS, 0)
+
+/* The exercise steps (r6, s2): the student's file is device code only (compiled with nvcc -fatbin,
+ * reference/kit_dev.h), its kernel a __device__ template KERNEL<Op>(in, out, n) (a reduce) or
+ * KERNEL<Op, EXCL>(in, out, n, sums) (a scan tile); RS_DEV_*_KERNELS, at its end, define the
+ * extern "C" __global__ kernels the kit's launcher loads by name, one per operator (and mode);
+ * RS_DEV_GRID_STEP and RS_DEV_FAN_STEP are that launcher (r6_launch.cu, s2_launch.cu): the host
+ * side of RS_GRID_STEP and RS_FAN_STEP, FILE naming the student's file (KIT_DEV_IMAGE). */
+#define RS_DEV_REDUCE_KERNELS(id, KERNEL, TBS)                                                   \
+    extern "C" __global__ void __launch_bounds__(TBS)                                            \
+        rs_##id##_kernel_u32(const uint32_t *in, uint32_t *out, size_t n)                        \
+    {                                                                                            \
+        KERNEL<rs::AddU32>(in, out, n);                                                          \
+    }                                                                                            \
+    extern "C" __global__ void __launch_bounds__(TBS) rs_##id##_kernel_f32(const float *in, float *out, size_t n) \
+    {                                                                                            \
+        KERNEL<rs::AddF32>(in, out, n);                                                          \
+    }
+#define RS_DEV_SCAN_KERNEL(id, KERNEL, TBS, name, OP, EXCL)                                      \
+    extern "C" __global__ void __launch_bounds__(TBS)                                            \
+        rs_##id##_kernel_##name(const OP::T *in, OP::T *out, size_t n, OP::T *sums)              \
+    {                                                                                            \
+        KERNEL<OP, EXCL>(in, out, n, sums);                                                      \
+    }
+#define RS_DEV_SCAN_KERNELS(id, KERNEL, TBS)                                                     \
+    RS_DEV_SCAN_KERNEL(id, KERNEL, TBS, u32_incl, rs::AddU32, false)                             \
+    RS_DEV_SCAN_KERNEL(id, KERNEL, TBS, u32_excl, rs::AddU32, true)                              \
+    RS_DEV_SCAN_KERNEL(id, KERNEL, TBS, affine_incl, rs::Affine, false)                          \
+    RS_DEV_SCAN_KERNEL(id, KERNEL, TBS, affine_excl, rs::Affine, true)
+
+#define RS_DEV_GRID_STEP(id, FILE, TBS, MIN_PER_THREAD)                                          \
+    static_assert(RS_MAX_N_##id == 0, "reduce_scan.h: a resident grid has no limit");            \
+    extern "C" const unsigned char KIT_DEV_IMAGE(02_reduce_scan, FILE)[];                        \
+    static kit_dev_fn id##_kernels[2] = {                                                        \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_u32", 0},                       \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_f32", 0}};                      \
+    template <class Op>                                                                          \
+    static cudaError_t id##_run(const typename Op::T *in, typename Op::T *out, size_t n,         \
+                                void *scratch, cudaStream_t s)                                   \
+    {                                                                                            \
+        static unsigned grid;                                                                    \
+        const void *k;                                                                           \
+        KIT_TRY(kit_dev_get(&id##_kernels[std::is_same<Op, rs::AddF32>::value], &k));            \
+        if (!grid) KIT_TRY(kit_resident_grid(k, TBS, 0, &grid));                                 \
+        return rs::reduce_passes_dev(in, out, n, scratch, s, k, TBS,                             \
+                                     (size_t)(TBS) * (MIN_PER_THREAD),                           \
+                                     grid < rs::MAX_GRID ? grid : rs::MAX_GRID);                 \
+    }                                                                                            \
+    static size_t id##_scratch(size_t n)                                                         \
+    {                                                                                            \
+        return 4 * rs::reduce_scratch_elems(n, (size_t)(TBS) * (MIN_PER_THREAD), rs::MAX_GRID);  \
+    }                                                                                            \
+    RS_REDUCE_RUN_POINTS(id, id##_run, id##_scratch)                                             \
+    KIT_DEV_DESCRIBE(rs_##id##_describe, id##_kernels[0], TBS, 0)
+
+#define RS_DEV_FAN_STEP(id, FILE, TBS, PB)                                                       \
+    static_assert(RS_MAX_N_##id == (size_t)(PB) * RS_GRID_MAX,                                   \
+                  "reduce_scan.h's RS_MAX_N_" #id " is PB x (2^31 - 1)");                         \
+    extern "C" const unsigned char KIT_DEV_IMAGE(02_reduce_scan, FILE)[];                        \
+    static kit_dev_fn id##_kernels[4] = {                                                        \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_u32_incl", 0},                  \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_u32_excl", 0},                  \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_affine_incl", 0},               \
+        {KIT_DEV_IMAGE(02_reduce_scan, FILE), "rs_" #id "_kernel_affine_excl", 0}};              \
+    template <class Op, bool EXCL>                                                               \
+    static cudaError_t id##_tiles(const typename Op::T *in, typename Op::T *out, size_t n,       \
+                                  typename Op::T *sums, cudaStream_t s)                          \
+    {                                                                                            \
+        const void *k;                                                                           \
+        KIT_TRY(kit_dev_get(&id##_kernels[2 * std::is_same<Op, rs::Affine>::value + EXCL], &k)); \
+        void *args[] = {(void *)&in, (void *)&out, (void *)&n, (void *)&sums};                   \
+        return kit_dev_launch(k, dim3((unsigned)rs::ceil_div(n, PB)), dim3(TBS), 0, s, args);    \
+    }                                                                                            \
+    template <class Op, bool EXCL>                                                               \
+    static cudaError_t id##_run(const typename Op::T *in, typename Op::T *out, size_t n,         \
+                                void *scratch, cudaStream_t s)                                   \
+    {                                                                                            \
+        if (n > RS_MAX_N_##id) return cudaErrorInvalidValue; /* more than 2^31 - 1 tiles */    \
+        return rs::scan_then_fan<Op, PB>(in, out, n, (typename Op::T *)scratch, s,               \
+                                         id##_tiles<Op, true>, id##_tiles<Op, EXCL>);            \
+    }                                                                                            \
+    static size_t id##_scratch(size_t n)                                                         \
+    {                                                                                            \
+        return sizeof(rs_affine) * rs::scan_fan_scratch_elems(n, PB);                            \
+    }                                                                                            \
+    RS_SCAN_RUN_POINTS(id, id##_run, id##_scratch)                                               \
+    KIT_DEV_DESCRIBE(rs_##id##_describe, id##_kernels[1], TBS, 0)
 
 #endif

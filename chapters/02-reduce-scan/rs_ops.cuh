@@ -148,8 +148,12 @@ cudaError_t describe(kit_kernel_desc *d)
 } // namespace rs
 
 /* The extern "C" entry points of a scan step whose host function is
- * run<Op, EXCL>(in, out, n, scratch, s) and whose main kernel is KERNEL. */
+ * run<Op, EXCL>(in, out, n, scratch, s) and whose main kernel is KERNEL (RS_SCAN_RUN_POINTS: all
+ * but the describe function). */
 #define RS_SCAN_ENTRY_POINTS(id, run, scratch_fn, KERNEL, TBS, SMEM)                           \
+    RS_SCAN_RUN_POINTS(id, run, scratch_fn)                                                    \
+    KIT_DESCRIBE(rs_##id##_describe, KERNEL, TBS, SMEM)
+#define RS_SCAN_RUN_POINTS(id, run, scratch_fn)                                                \
     extern "C" size_t rs_##id##_scratch(size_t n) { return scratch_fn(n); }                    \
     extern "C" cudaError_t rs_##id##_u32(const uint32_t *in, uint32_t *out, size_t n,          \
                                          int exclusive, void *scratch, cudaStream_t s)         \
@@ -162,11 +166,13 @@ cudaError_t describe(kit_kernel_desc *d)
     {                                                                                          \
         return exclusive ? run<rs::Affine, true>(in, out, n, scratch, s)                       \
                          : run<rs::Affine, false>(in, out, n, scratch, s);                     \
-    }                                                                                          \
-    KIT_DESCRIBE(rs_##id##_describe, KERNEL, TBS, SMEM)
+    }
 
 /* The same for a reduce step whose host function is run<Op>(in, out, n, scratch, s). */
 #define RS_REDUCE_ENTRY_POINTS(id, run, scratch_fn, KERNEL, TBS, SMEM)                         \
+    RS_REDUCE_RUN_POINTS(id, run, scratch_fn)                                                  \
+    KIT_DESCRIBE(rs_##id##_describe, KERNEL, TBS, SMEM)
+#define RS_REDUCE_RUN_POINTS(id, run, scratch_fn)                                              \
     extern "C" size_t rs_##id##_scratch(size_t n) { return scratch_fn(n); }                    \
     extern "C" cudaError_t rs_##id##_u32(const uint32_t *in, uint32_t *out, size_t n,          \
                                          void *scratch, cudaStream_t s)                        \
@@ -177,7 +183,6 @@ cudaError_t describe(kit_kernel_desc *d)
                                          cudaStream_t s)                                       \
     {                                                                                          \
         return run<rs::AddF32>(in, out, n, scratch, s);                                        \
-    }                                                                                          \
-    KIT_DESCRIBE(rs_##id##_describe, KERNEL, TBS, SMEM)
+    }
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "histogram.h"
 #include "kit_cuda.cuh"
+#include "kit_dev.h"
 
 /* [in, in + n) = `head` loose bytes up to the first A-aligned address, then
  * `units` whole A-byte units, then loose bytes from index `tail` to n.  Count
@@ -94,6 +95,27 @@ static inline cudaError_t hist_count_and_finish(void (*kernel)(const U *, size_t
         grid = hist_grid(resident, kit_blocks_for(sp.units, units_per_block));
         kernel<<<grid, threads, smem, s>>>((const U *)(in + sp.head), sp.units, partials);
         KIT_TRY(cudaGetLastError());
+    }
+    return hist_finish(partials, grid, in, sp, n, bins, s);
+}
+
+/* The same for a count kernel loaded by name (reference/kit_dev.h: s4, whose kernel is device
+ * code only), launched with cudaLaunchKernel */
+template <class U>
+static inline cudaError_t hist_count_and_finish_dev(const void *kernel, int threads, size_t smem, unsigned resident,
+                                                    size_t units_per_block, const uint8_t *in, size_t n,
+                                                    uint32_t *bins, void *scratch, cudaStream_t s)
+{
+    const hist_split sp = hist_split_of<sizeof(U)>(in, n);
+    uint32_t *partials = (uint32_t *)scratch;
+    unsigned grid = 0;
+    KIT_TRY(hist_check_args(n, bins));
+    if (sp.units) {
+        const U *units = (const U *)(in + sp.head);
+        size_t nunits = sp.units;
+        void *args[] = {(void *)&units, (void *)&nunits, (void *)&partials};
+        grid = hist_grid(resident, kit_blocks_for(sp.units, units_per_block));
+        KIT_TRY(kit_dev_launch(kernel, dim3(grid), dim3(threads), smem, s, args));
     }
     return hist_finish(partials, grid, in, sp, n, bins, s);
 }

@@ -33,6 +33,10 @@ extern "C" {
 #endif
 
 #define HIST_BINS 256
+/* the columns (threads) of a TRISH table, s4's block size: the kit's launchers (s4_trish.cu,
+ * trish_probe.cu) use this; the kernels, device code with the exercises' headers, check that
+ * the exercise's TRISH_COLS (trish_rowsum.cuh) is the same */
+#define HIST_TRISH_COLS 64
 
 typedef cudaError_t (*hist_run_fn)(const uint8_t *in, size_t n, uint32_t *bins, void *scratch,
                                    cudaStream_t s);

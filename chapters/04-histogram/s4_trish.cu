@@ -24,60 +24,29 @@
  * only after the previous one is binned, so a thread waits for DRAM every 16
  * bytes; 13 blocks of 64 threads per SM (the 16 KB table) leave most of the
  * SM's 228 KB and 2048 thread slots unused; every byte is a shared-memory read
- * plus a write, and row-sums add a quarter to that. */
-#include "hist_common.cuh"
-#include "trish_bin.cuh"
-#include "trish_rowsum.cuh"
+ * plus a write, and row-sums add a quarter to that.
+ * The count kernel bins with the exercises' functions, so it is device code only, in
+ * s4_trish_dev.cu (nvcc -fatbin, reference/kit_dev.h): this file is its launcher and includes no
+ * student file. */
+#include <stdio.h>
 
-#define S4_TBS TRISH_COLS /* 64 threads, 64 columns */
+#include "hist_common.cuh"
+#include "kit_dev.h"
+
+#define S4_TBS HIST_TRISH_COLS /* 64 threads, 64 columns */
 #define S4_ROWS (HIST_BINS / 4)
 #define S4_K 31
 #define S4_BATCH 4
 
+/* trish_count_kernel<K, ROWSUM> of s4_trish_dev.cu, by its mangled name, loaded at first use */
+extern "C" const unsigned char KIT_DEV_IMAGE(04_histogram, s4_trish_dev)[];
 template <int K, bool ROWSUM>
-__global__ void __launch_bounds__(S4_TBS)
-    trish_count_kernel(const uint32_t *__restrict__ words, size_t nwords,
-                       uint32_t *__restrict__ partials)
+static cudaError_t trish_kernel(const void **kernel)
 {
-    constexpr int PER = 63 / K; /* data blocks between two row-sums */
-    constexpr size_t DBS = (size_t)S4_TBS * K;
-    __shared__ uint32_t table[S4_ROWS * S4_TBS];
-    const unsigned t = threadIdx.x, lane = t & 31u, warp = t >> 5;
-    const size_t full = nwords / DBS;
-    const size_t off = (size_t)warp * 32 * K + lane; /* Warp-by-Warp: 32 consecutive words per access */
-    uint32_t *col = table + t;
-    uint32_t sum[4] = {0, 0, 0, 0}; /* bins 4t .. 4t+3 of this block (a register array) */
-    int since = 0;
-    size_t db = blockIdx.x;
-    for (int r = 0; r < S4_ROWS; r++) col[r * S4_TBS] = 0;
-    for (; db < full; db += gridDim.x) { /* main loop: whole data blocks, no range checks */
-        const uint32_t *p = words + db * DBS + off;
-#pragma unroll
-        for (int j = 0; j < K; j += S4_BATCH) {
-            uint32_t v[S4_BATCH];
-#pragma unroll
-            for (int u = 0; u < S4_BATCH; u++)
-                if (j + u < K) v[u] = p[32 * (j + u)];
-#pragma unroll
-            for (int u = 0; u < S4_BATCH; u++)
-                if (j + u < K) trish_bin_word<S4_TBS>(col, v[u]);
-        }
-        if (ROWSUM && ++since == PER) {
-            __syncthreads();
-            trish_rowsum(table, t, sum);
-            __syncthreads();
-            since = 0;
-        }
-    }
-    if (db == full && nwords > full * DBS) { /* the partial data block: one block gets it */
-        const size_t base = full * DBS + off;  /* since < PER: one more data block still fits */
-        for (int j = 0; j < K; j++)
-            if (base + 32u * j < nwords) trish_bin_word<S4_TBS>(col, words[base + 32u * j]);
-    }
-    __syncthreads();
-    trish_rowsum(table, t, sum);
-    *(uint4 *)(partials + (size_t)blockIdx.x * HIST_BINS + 4 * t) =
-        make_uint4(sum[0], sum[1], sum[2], sum[3]);
+    static char name[64];
+    static kit_dev_fn fn = {KIT_DEV_IMAGE(04_histogram, s4_trish_dev), name, 0};
+    if (!name[0]) snprintf(name, sizeof name, "_Z18trish_count_kernelILi%dELb%dEEvPKjmPj", K, ROWSUM ? 1 : 0);
+    return kit_dev_get(&fn, kernel);
 }
 
 /* R > 0: pad the dynamic shared memory so exactly R blocks fit on an SM */
@@ -86,7 +55,9 @@ static cudaError_t trish_config(unsigned *resident, size_t *pad)
 {
     static unsigned res;
     static size_t bytes;
-    if (!res) KIT_TRY(hist_configure((const void *)trish_count_kernel<K, ROWSUM>, S4_TBS, 0, R, &res, &bytes));
+    const void *kernel;
+    KIT_TRY((trish_kernel<K, ROWSUM>(&kernel)));
+    if (!res) KIT_TRY(hist_configure(kernel, S4_TBS, 0, R, &res, &bytes));
     *resident = res;
     *pad = bytes;
     return cudaSuccess;
@@ -98,17 +69,19 @@ static cudaError_t run_trish(const uint8_t *in, size_t n, uint32_t *bins, void *
 {
     unsigned resident;
     size_t pad;
+    const void *kernel;
     KIT_TRY(hist_check_args(n, bins)); /* before the occupancy queries */
     KIT_TRY((trish_config<K, ROWSUM, R>(&resident, &pad)));
-    return hist_count_and_finish(trish_count_kernel<K, ROWSUM>, S4_TBS, pad, resident,
-                                 (size_t)S4_TBS * K, in, n, bins, scratch, s);
+    KIT_TRY((trish_kernel<K, ROWSUM>(&kernel)));
+    return hist_count_and_finish_dev<uint32_t>(kernel, S4_TBS, pad, resident, (size_t)S4_TBS * K, in, n, bins,
+                                               scratch, s);
 }
 
 template <int K, bool ROWSUM, int R>
 static cudaError_t describe_trish(kit_kernel_desc *d)
 {
     unsigned resident;
-    d->func = (const void *)trish_count_kernel<K, ROWSUM>;
+    KIT_TRY((trish_kernel<K, ROWSUM>(&d->func)));
     d->block_threads = S4_TBS;
     return trish_config<K, ROWSUM, R>(&resident, &d->dyn_smem);
 }

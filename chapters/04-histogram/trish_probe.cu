@@ -1,52 +1,29 @@
-/* trish_probe.cu - kernels that run the two GPU exercises (trish_bin_word,
- * trish_rowsum) alone on one 64 x 64 table, so the tests can grade them
- * directly, independently of the rest of step s4. */
+/* trish_probe.cu - the launchers of the exercise probes (histogram.h): the kernels, which run
+ * the students' trish_bin_word and trish_rowsum, are device code in trish_probe_dev.cu, loaded at
+ * first use (reference/kit_dev.h); this file includes no student file. */
 #include "hist_common.cuh"
-#include "trish_bin.cuh"
-#include "trish_rowsum.cuh"
+#include "kit_dev.h"
 
-#define PROBE_CELLS (TRISH_COLS * TRISH_COLS)
-
-__global__ void __launch_bounds__(TRISH_COLS)
-    trish_probe_bin_kernel(const uint32_t *words, unsigned per_thread, uint32_t *table)
-{
-    __shared__ uint32_t h[PROBE_CELLS];
-    const unsigned t = threadIdx.x;
-    for (unsigned r = 0; r < TRISH_COLS; r++) h[r * TRISH_COLS + t] = 0;
-    for (unsigned j = 0; j < per_thread; j++)
-        trish_bin_word<TRISH_COLS>(h + t, words[t * per_thread + j]);
-    __syncthreads();
-    for (unsigned i = t; i < PROBE_CELLS; i += TRISH_COLS) table[i] = h[i];
-}
-
-__global__ void __launch_bounds__(TRISH_COLS)
-    trish_probe_rowsum_kernel(uint32_t *table, uint32_t *sums, unsigned rounds)
-{
-    __shared__ uint32_t h[PROBE_CELLS];
-    const unsigned t = threadIdx.x;
-    uint32_t sum[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; k < rounds; k++) {
-        for (unsigned i = t; i < PROBE_CELLS; i += TRISH_COLS) h[i] = table[i];
-        __syncthreads();
-        trish_rowsum(h, t, sum);
-        __syncthreads();
-    }
-    for (unsigned i = t; i < PROBE_CELLS; i += TRISH_COLS) table[i] = h[i];
-    for (int b = 0; b < 4; b++) sums[4 * t + b] = sum[b];
-}
+extern "C" const unsigned char KIT_DEV_IMAGE(04_histogram, trish_probe_dev)[];
+static kit_dev_fn probe_bin = {KIT_DEV_IMAGE(04_histogram, trish_probe_dev), "trish_probe_bin_kernel", 0};
+static kit_dev_fn probe_rowsum = {KIT_DEV_IMAGE(04_histogram, trish_probe_dev), "trish_probe_rowsum_kernel", 0};
 
 extern "C" cudaError_t trish_probe_bin(const uint32_t *words, unsigned per_thread, uint32_t *table,
                                        cudaStream_t s)
 {
+    const void *k;
+    void *args[] = {(void *)&words, (void *)&per_thread, (void *)&table};
     if (per_thread > 63) return cudaErrorInvalidValue; /* 4 x 63 = 252: no counter can pass 255 */
-    trish_probe_bin_kernel<<<1, TRISH_COLS, 0, s>>>(words, per_thread, table);
-    return cudaGetLastError();
+    KIT_TRY(kit_dev_get(&probe_bin, &k));
+    return kit_dev_launch(k, dim3(1), dim3(HIST_TRISH_COLS), 0, s, args);
 }
 
 extern "C" cudaError_t trish_probe_rowsum(uint32_t *table, uint32_t *sums, unsigned rounds,
                                           cudaStream_t s)
 {
+    const void *k;
+    void *args[] = {(void *)&table, (void *)&sums, (void *)&rounds};
     if (rounds < 1) return cudaErrorInvalidValue;
-    trish_probe_rowsum_kernel<<<1, TRISH_COLS, 0, s>>>(table, sums, rounds);
-    return cudaGetLastError();
+    KIT_TRY(kit_dev_get(&probe_rowsum, &k));
+    return kit_dev_launch(k, dim3(1), dim3(HIST_TRISH_COLS), 0, s, args);
 }

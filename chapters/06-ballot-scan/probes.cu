@@ -8,12 +8,13 @@
  * fold the block total in so it is checked too).  Warp probes run in 128-thread blocks and,
  * for the lane masks, in 24 x 4 blocks too (warps then span rows of x: only masks taken
  * from the linear thread index are right).  Block probes run at 128, 256, 512 and 1024. */
-/* The probes of exercise ex06_lanemask are in probes_lanemask.cu, which does not include
- * blocks/ballot_warp.cuh (its lane masks and binary scans are that exercise's answers); this file
- * must not include ballot_lanemask.cuh.  The other exercises' headers come first, each seeing
+/* The probes of exercise ex06_lanemask are in probes_lanemask.cu and probes_lanemask_dev.cu,
+ * which do not include blocks/ballot_warp.cuh (its lane masks and binary scans are that
+ * exercise's answers); those of ex06_segscan in probes_segscan.cu and probes_segscan_dev.cu: the
+ * GPU exercises' headers are device code only (reference/kit_dev.h), so this file includes
+ * neither.  The CPU exercise's header (ex06_bitplane, host code by nature) comes first, seeing
  * only its own includes. */
 #include "ballot_bitplane.h"
-#include "ballot_segscan.cuh"
 
 #include "blocks/ballot_block.cuh"
 #include "probes.cuh"
@@ -36,7 +37,6 @@ __global__ void __launch_bounds__(TBS) probe_kernel(probe_args a)
     const size_t i = (size_t)blockIdx.x * TBS + t;
     const bool valid = i < a.n;
     const bool p = valid && a.flags[i] != 0;
-    const bool h = valid && a.heads[i] != 0;
     const uint32_t v = valid ? a.vals[i] : 0u;
     unsigned r = 0, tot = 0;
     if constexpr (PK == PK_WSCAN_SMEM) {
@@ -54,8 +54,6 @@ __global__ void __launch_bounds__(TBS) probe_kernel(probe_args a)
         r = warp_bin_rev_incl(p);
     } else if constexpr (PK == PK_PTX_REV_EXCL) {
         r = warp_bin_rev_excl(p);
-    } else if constexpr (PK == PK_SEG) {
-        r = seg_incl(p, h);
     } else if constexpr (PK == PK_BITPLANE) {
         r = warp_bitplane_excl<BITS>(BITS < 32 ? v & ((1u << (BITS & 31)) - 1u) : v, nullptr);
     } else if constexpr (PK == PK_BITPLANE_EX) { /* the exercise's decomposition, fed by ballots */
@@ -166,10 +164,12 @@ extern "C" const ballot_probe ballot_probes[] = {
     LM(lm_fwd_incl, BALLOT_OP_FWD_INCL),
     LM(lm_rev_incl, BALLOT_OP_REV_INCL),
     LM(lm_rev_excl, BALLOT_OP_REV_EXCL),
-    PROBE("seg_incl", "tbs=128", "binary segmented scan: two ballots and __clz",
-          EXF("ballot_segscan.cuh"), "ex06_segscan", PK_SEG, 128, 0, 0, BALLOT_OP_SEG_INCL, 32),
-    PROBE("seg_incl", "tbs=96 (24x4)", "binary segmented scan, 2D block",
-          EXF("ballot_segscan.cuh"), "ex06_segscan", PK_SEG, 96, 24, 0, BALLOT_OP_SEG_INCL, 32),
+    {{"seg_incl", "tbs=128", "binary segmented scan: two ballots and __clz", EXF("ballot_segscan.cuh"),
+      "ex06_segscan", KIT_STEP_GPU, ballot_probe_seg_incl_describe, 0, PROBE_MAX_N(128)},
+     ballot_probe_seg_incl, BALLOT_OP_SEG_INCL, 32, 0},
+    {{"seg_incl", "tbs=96 (24x4)", "binary segmented scan, 2D block", EXF("ballot_segscan.cuh"),
+      "ex06_segscan", KIT_STEP_GPU, ballot_probe_seg_incl_2d_describe, 0, PROBE_MAX_N(96)},
+     ballot_probe_seg_incl_2d, BALLOT_OP_SEG_INCL, 32, 0},
     BITP(1), BITP(3), BITP(4), BITP(8), BITP(32),
     BITPEX(1), BITPEX(5), BITPEX(8), BITPEX(32),
     BLOCK(128), BLOCK(256), BLOCK(512), BLOCK(1024),

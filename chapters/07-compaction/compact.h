@@ -125,6 +125,10 @@ cudaError_t compact_check_unique(const uint32_t *in, const uint32_t *out, const 
 COMPACT_STEP_DECL(s0_atomic_global); /* one atomicAdd on a global counter per selected element */
 COMPACT_STEP_DECL(s1_atomic_block);  /* shared counter per block, one global atomic per block */
 COMPACT_STEP_DECL(s2_warp_atomic);   /* warp-aggregated: ballot + popc, one atomic per warp */
+/* s2's shape: its kernels (s2_warp_atomic_dev.cu, device code: they include the exercise's
+ * compact_warp_atomic.cuh) and its launcher (s2_warp_atomic.cu) agree on it through these */
+#define COMPACT_S2_TBS 256
+#define COMPACT_S2_ITEMS 4
 COMPACT_STEP_DECL(s3_ballot_rank);   /* ballot list ranking per warp (previous work [12]) */
 COMPACT_STEP_DECL(s4_three_phase);   /* the paper: masks + counts, scan, shuffle offsets + write */
 COMPACT_STEP_DECL(s5_count_scan);    /* tile counts, shared u32 scan, scatter (order-keeping) */

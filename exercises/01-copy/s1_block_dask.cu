@@ -12,14 +12,17 @@
  * waits for each load before it issues the next: one 4-byte load in flight per
  * thread is not enough to cover DRAM latency. */
 #include "copy.h"
-#include "kit_cuda.cuh"
 
-#define S1_TBS 128
-#define S1_NWORK 4
+/* Device code only: the build compiles this file with `nvcc -fatbin` (no host code of it
+ * exists), and the kit's launcher (chapters/01-copy/s1_launch.c) finds the kernel by its
+ * extern "C" name and launches it with one block of S1_TBS threads per data block of
+ * S1_DBS words.  Keep the name, the parameters and the shape. */
+#define S1_TBS COPY_S1_TBS     /* 128 threads */
+#define S1_NWORK COPY_S1_NWORK /* 4 words each */
 #define S1_DBS (S1_TBS * S1_NWORK) /* words per data block */
 
-__global__ void __launch_bounds__(S1_TBS) copy_block_dask_kernel(const uint32_t *in, uint32_t *out,
-                                                                 size_t n)
+extern "C" __global__ void __launch_bounds__(S1_TBS) copy_block_dask_kernel(const uint32_t *in,
+                                                                            uint32_t *out, size_t n)
 {
     const unsigned lane = threadIdx.x & 31u; /* warpCol */
     const unsigned warp = threadIdx.x >> 5;  /* warpRow */
@@ -30,16 +33,3 @@ __global__ void __launch_bounds__(S1_TBS) copy_block_dask_kernel(const uint32_t 
     // TODO:    Keep the loops rolled with #pragma unroll 1 (the next step unrolls them).
     (void)in; (void)out; (void)n; (void)lane; (void)warp;
 }
-
-extern "C" cudaError_t copy_s1_block_dask(const uint32_t *in, uint32_t *out, size_t n,
-                                          void *scratch, cudaStream_t s)
-{
-    const unsigned grid = kit_blocks_for(n, S1_DBS);
-    (void)scratch;
-    if (n == 0) return cudaSuccess;
-    if (!grid) return cudaErrorInvalidValue; /* more than 2^31 - 1 blocks */
-    copy_block_dask_kernel<<<grid, S1_TBS, 0, s>>>(in, out, n);
-    return cudaGetLastError();
-}
-
-KIT_DESCRIBE(copy_s1_describe, copy_block_dask_kernel, S1_TBS, 0)

@@ -12,8 +12,11 @@
  * Every step up to here reorders the sum, which is fine for +. */
 #include "rs_classic.cuh"
 
-#define R6_TBS 256
-#define R6_MIN_PER_THREAD 8
+/* Device code only: the build compiles this file with `nvcc -fatbin` (no host code of it
+ * exists); the kit's launcher (chapters/02-reduce-scan/r6_launch.cu) loads the kernels that
+ * RS_DEV_REDUCE_KERNELS defines at the end by their extern "C" names, and launches them in
+ * passes on a resident grid of R6_TBS-thread blocks.  Keep the names and the shape. */
+#define R6_TBS RS_R6_TBS /* 256 threads */
 
 /* Sum x over the TBS threads of the block; the total is needed in thread 0
  * only (other threads may return anything).  Op is rs::AddU32 or rs::AddF32:
@@ -46,12 +49,13 @@ __device__ __forceinline__ typename Op::T block_reduce_shfl(typename Op::T x)
     // END SOLUTION
 }
 
+/* one pass: block b's sum of its part of in[0..n) in out[b] (RS_DEV_REDUCE_KERNELS makes it the
+ * __launch_bounds__(R6_TBS) kernels rs_r6_kernel_u32 and rs_r6_kernel_f32) */
 template <class Op>
-__global__ void __launch_bounds__(R6_TBS) r6_kernel(const typename Op::T *in, typename Op::T *out,
-                                                     size_t n)
+__device__ __forceinline__ void r6_kernel(const typename Op::T *in, typename Op::T *out, size_t n)
 {
     const typename Op::T x = block_reduce_shfl<Op, R6_TBS>(rs::grid_stride_accumulate<Op>(in, n));
     if (threadIdx.x == 0) out[blockIdx.x] = x;
 }
 
-RS_GRID_STEP(r6, r6_kernel, R6_TBS, R6_MIN_PER_THREAD)
+RS_DEV_REDUCE_KERNELS(r6, r6_kernel, R6_TBS)

@@ -13,8 +13,12 @@
  * (the L1 cache merges them). */
 #include "rs_classic.cuh"
 
-#define S2_TBS 256
-#define S2_ITEMS 4
+/* Device code only: the build compiles this file with `nvcc -fatbin` (no host code of it
+ * exists); the kit's launcher (chapters/02-reduce-scan/s2_launch.cu) loads the kernels that
+ * RS_DEV_SCAN_KERNELS defines at the end by their extern "C" names, and runs scan-then-fan with
+ * one S2_TBS-thread block per tile of S2_PB elements.  Keep the names and the shape. */
+#define S2_TBS RS_S2_TBS     /* 256 threads */
+#define S2_ITEMS RS_S2_ITEMS /* 4 elements each */
 #define S2_PB (S2_TBS * S2_ITEMS)
 
 /* Exclusive scan of one value per thread over the block (NWARPS warps), in
@@ -66,9 +70,12 @@ __device__ __forceinline__ typename Op::T block_scan_exclusive(typename Op::T x,
     // END SOLUTION
 }
 
+/* one tile of S2_PB elements, scanned into out, its total into sums[tile] when sums is not NULL
+ * (RS_DEV_SCAN_KERNELS makes it the __launch_bounds__(S2_TBS) kernels rs_s2_kernel_u32_incl,
+ * _u32_excl, _affine_incl and _affine_excl) */
 template <class Op, bool EXCL>
-__global__ void __launch_bounds__(S2_TBS)
-    s2_kernel(const typename Op::T *in, typename Op::T *out, size_t n, typename Op::T *sums)
+__device__ __forceinline__ void s2_kernel(const typename Op::T *in, typename Op::T *out, size_t n,
+                                          typename Op::T *sums)
 {
     typedef typename Op::T T;
     const Op op;
@@ -87,4 +94,4 @@ __global__ void __launch_bounds__(S2_TBS)
     if (sums && threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-RS_FAN_STEP(s2, s2_kernel, S2_TBS, S2_PB)
+RS_DEV_SCAN_KERNELS(s2, s2_kernel, S2_TBS)

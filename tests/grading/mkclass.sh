@@ -2,7 +2,7 @@
 # tests/grading/mkclass.sh N DIR - a made-up class of N students in DIR, every
 # student submitting every exercise file of every chapter (for timing the grader):
 # solutions copies, plus (from the 6th student on) one each of: a compile error,
-# a link error, a wrong answer, a CPU infinite loop, a GPU kernel that hangs,
+# a renamed GPU kernel (formerly a link error), a wrong answer, a CPU infinite loop, a GPU kernel that hangs,
 # an empty folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +18,8 @@ for i in $(seq -w 1 "$n"); do
 done
 [ "$n" -ge 11 ] || exit 0
 sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks % nrows/' "$dir/student06/01-copy/loadbalance.h"
-sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$dir/student07/01-copy/s1_block_dask.cu"
+# a renamed kernel: the GPU file is device code, so it links, and the kit's launcher finds no kernel
+sed -i 's/ copy_block_dask_kernel(/ copy_blockdask_kernel(/' "$dir/student07/01-copy/s1_block_dask.cu"
 sed -i 's/\*count = base + /*count = base + 1 + /' "$dir/student08/01-copy/loadbalance.h"
 sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int spin = nblocks == 3 \&\& nrows == 2112; spin;) { }\n&|' "$dir/student09/01-copy/loadbalance.h"
 # a register-only spin loop may be compiled away; one that sleeps is not

@@ -2,6 +2,11 @@
 # tests/grading/redteam.sh CLASS REPO - the red-team class: one student per attack on the grader
 # (docs/grading.md, "Threat model"), written into CLASS (chapter 01's files).  The expected
 # score of each is what its honest part earns; tests/grading/run.sh grades the class and checks.
+# The GPU exercise's file (s1_block_dask.cu) is device code, compiled with nvcc -fatbin: host code
+# there does not exist (student devhost), so the attacks that need host code in the runner live
+# in loadbalance.h, the CPU exercise (host code by nature), inside #ifdef __cplusplus: that
+# header is compiled as C in the runner's test file and as C++ in s5_row_dask.cu, whose object the
+# runner links (g++ declares the POSIX and GNU functions they use; the C file's -std=c11 does not).
 # Every attack marks what it starts with the word rt-attack, so a leftover process can be found.
 set -euo pipefail
 class=${1:?usage: redteam.sh CLASS REPO}
@@ -35,7 +40,8 @@ EOF
 # 2. a constructor registers an atexit handler that writes every test as passed into
 # $KIT_RESULTS (and into every results file it can guess)
 mk atexit; cp "$X"/* "$class/atexit/01-copy/"
-cat >>"$class/atexit/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/atexit/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +64,13 @@ static void rt_fake_results(void)
     }
 }
 __attribute__((constructor)) static void rt_register(void) { atexit(rt_fake_results); }
+#endif
 EOF
 
 # 3. defines Criterion's assertion sink and forces every assertion to pass
 mk dlsym; cp "$X"/* "$class/dlsym/01-copy/"
-cat >>"$class/dlsym/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/dlsym/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <dlfcn.h>
 struct criterion_assert_stats { const char *message; int passed; };
 extern "C" void criterion_send_assert(struct criterion_assert_stats *s)
@@ -72,6 +80,7 @@ extern "C" void criterion_send_assert(struct criterion_assert_stats *s)
     s->passed = 1;
     if (real) real(s);
 }
+#endif
 EOF
 
 # 4. includes the grader's copy of the solution, relatively and absolutely
@@ -83,15 +92,18 @@ sed -i 's|#include "kit.h"|#include "kit.h"\n#define RT_H "copy.h"\n#include RT_
 
 # 5. borrows a function of the kit's libraries that the skeleton never calls
 mk borrow; cp "$S"/loadbalance.h "$class/borrow/01-copy/"; cp "$X"/s1_block_dask.cu "$class/borrow/01-copy/"
-cat >>"$class/borrow/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/borrow/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 extern "C" unsigned long long rt_borrowed(unsigned long long *s) { return kit_rand64((uint64_t *)s); }
+#endif
 EOF
 
 # 6. harms the others: looks for the grader's repository, the class and the grades through
 # /proc and the environment, writes into all of them, and leaves a detached process that keeps
 # rewriting every status.tsv it finds (the honest part: the solution's loadbalance.h)
 mk harm; cp "$S"/* "$class/harm/01-copy/"
-cat >>"$class/harm/01-copy/s1_block_dask.cu" <<EOF
+cat >>"$class/harm/01-copy/loadbalance.h" <<EOF
+#ifdef __cplusplus
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +158,7 @@ __attribute__((constructor)) static void rt_harm(void)
         _exit(0);
     }
 }
+#endif
 EOF
 
 # 7. a correct solution that leaves 20 detached sleepers behind
@@ -164,28 +177,36 @@ __attribute__((constructor)) static void rt_sleepers(void)
 }
 EOF
 
-# 8. the GPU file hangs at load (pause() forever in a constructor); the CPU exercise is right
+# 8. the CPU exercise's header hangs at load (pause() forever in a constructor; the GPU file has
+# no host code to do it)
 mk pausector; cp "$S"/* "$class/pausector/01-copy/"
-cat >>"$class/pausector/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/pausector/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <unistd.h>
 __attribute__((constructor)) static void rt_pause(void) { for (;;) pause(); }
+#endif
 EOF
 
-# 9. the GPU file exits at load (and so does an abort, in the other file's place)
+# 9. the CPU exercise's header exits at load (and so does an abort)
 mk exitload; cp "$S"/* "$class/exitload/01-copy/"
-cat >>"$class/exitload/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/exitload/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <stdlib.h>
 __attribute__((constructor)) static void rt_exit(void) { exit(0); }
+#endif
 EOF
 mk abortload; cp "$S"/* "$class/abortload/01-copy/"
-cat >>"$class/abortload/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/abortload/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <stdlib.h>
 __attribute__((constructor)) static void rt_abort(void) { abort(); }
+#endif
 EOF
 
 # 10. fake output: Criterion's and TAP's words, a results.json, on every stream
 mk fakeout; cp "$X"/* "$class/fakeout/01-copy/"
-cat >>"$class/fakeout/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/fakeout/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <stdio.h>
 __attribute__((constructor)) static void rt_fake(void)
 {
@@ -195,6 +216,7 @@ __attribute__((constructor)) static void rt_fake(void)
     FILE *f = fopen("results.json", "w");
     if (f) { fputs("{\"score\": 8, \"max_score\": 8, \"tests\": []}\n", f); fclose(f); }
 }
+#endif
 EOF
 
 # 11. a right answer that forks a child it never waits for, holding the channel open
@@ -206,7 +228,8 @@ sed -i 's|#include <stdint.h>|#include <stdint.h>\n#include <unistd.h>|' "$class
 # 13. the load probe's and the runner's descriptors: every open descriptor above 3 that is a file
 # gets a line and loses its lock (the grader's own lock, fd 9, when it is passed on)
 mk fdlock; cp "$S"/* "$class/fdlock/01-copy/"
-cat >>"$class/fdlock/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/fdlock/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -221,13 +244,15 @@ __attribute__((constructor)) static void rt_fds(void)
         if (S_ISREG(s.st_mode)) { const char m[] = "rt-attack\n"; if (write(fd, m, sizeof m - 1) < 0) {} }
     }
 }
+#endif
 EOF
 
 # 14. memory for the sandbox as a whole: four children each touch up to 768 MB and hold it 2 s
 # (the parent sums what the ones that lived to the end held, in runner.log); /tmp and /var/tmp
 # filled up to 1 GB each
 mk memhog; cp "$S"/* "$class/memhog/01-copy/"
-cat >>"$class/memhog/01-copy/s1_block_dask.cu" <<'EOF'
+cat >>"$class/memhog/01-copy/loadbalance.h" <<'EOF'
+#ifdef __cplusplus
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +290,7 @@ __attribute__((constructor)) static void rt_hog(void)
     }
     fprintf(stderr, "rt-mem held %d MB at once; rt-tmp wrote %d MB\n", total, tmp);
 }
+#endif
 EOF
 
 # 15. a compile that never ends: doubling macros (the compiler's time and memory, per file);
@@ -349,6 +375,34 @@ for v in 'cccl/cub/cub.cuh' 'cuda/../cub/cub.cuh' 'thrust/../cub/cub.cuh' 'nv/..
   sed -i "s|^#include \"copy.h\"|&\n#include <$v>|" "$class/$n/01-copy/s1_block_dask.cu"
   grep -qF "<$v>" "$class/$n/01-copy/s1_block_dask.cu"
 done
+
+# 19. host code in the GPU file (the solution's kernel, right): a constructor that exits and one
+# that writes a mark, a global object whose host constructor aborts, a host definition of the
+# kit's launcher (two definitions: the link would fail), macros that rename the kit's launcher and
+# loader, and a host function that borrows the kit's kit_rand64.  None of it exists (nvcc -fatbin
+# compiles device code only; no kit file includes this one): it builds, loads, and is graded: 8
+# (its CPU part) here, full marks where there is a GPU
+mk devhost; cp "$S"/* "$class/devhost/01-copy/"
+cat >>"$class/devhost/01-copy/s1_block_dask.cu" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#define copy_s1_block_dask rt_renamed_launcher
+#define kit_dev_get rt_renamed_loader
+__attribute__((constructor)) static void rt_dev_exit(void) { exit(0); }
+__attribute__((constructor)) static void rt_dev_mark(void)
+{
+    FILE *f = fopen("RT_WAS_HERE", "w");
+    if (f) { fputs("rt-attack\n", f); fclose(f); }
+}
+struct rt_global { rt_global() { abort(); } } rt_global_object;
+#undef copy_s1_block_dask
+extern "C" cudaError_t copy_s1_block_dask(const uint32_t *in, uint32_t *out, size_t n, void *scratch, cudaStream_t s)
+{
+    (void)in; (void)out; (void)n; (void)scratch; (void)s;
+    return cudaSuccess;
+}
+extern "C" unsigned long long rt_dev_borrowed(unsigned long long *s) { return kit_rand64((uint64_t *)s); }
+EOF
 
 # 12. names: the grader's own words, quotes, a backslash, a tab, a newline, a dot, natural order
 for n in kit students cluster 'a"b\c' $'tab\tname' bob9 bob10; do mk "$n"; done

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/grading/run.sh - end-to-end tests of the grader (make test-grading).
 #
-# The parts that need no build first (units.sh).  Builds a throwaway class in a
-# temporary folder (a solutions copy, compile errors in a CPU and a GPU file, two
-# link errors, a wrong answer, an infinite loop, an empty folder) and grades it for
-# real with chapter 01, plus one compile error in chapter 02; an assignment of two
+# The parts that need no build first (units.sh; devonly.sh builds one object of a hostile GPU
+# file).  Builds a throwaway class in a temporary folder (a solutions copy, compile errors in a
+# CPU and a GPU file, a renamed kernel, a link error, a wrong answer, an infinite loop, an empty
+# folder) and grades it for real with chapter 01, plus one compile error in chapter 02; an assignment of two
 # exercises of chapters 01 and 06 (a solutions copy, a flat Gradescope-style upload),
 # which later gradings leave in place; the judge against misbehaving runners and the
 # secret seed (judge.sh); the red team (redteam.sh); students with several failures
@@ -57,6 +57,8 @@ out=$BUILDROOT/grades/ch01   # CH=01's assignment folder
 
 # ---------------------------------------------------------------- units
 part tests/grading/units.sh
+# a GPU exercise's file is device code only: its host code does not exist (devonly.sh)
+part tests/grading/devonly.sh
 
 # 9: CH=NN-topic, the form make help lists
 check "make accepts CH=02-reduce-scan" make -n test CH=02-reduce-scan >/dev/null
@@ -131,12 +133,12 @@ cp $S/loadbalance.h "$c/compile_cpu/01-copy/"
 sed -i 's/const uint64_t left = nblocks % nrows;/const uint64_t left = nblocks % nrows/' "$c/compile_cpu/01-copy/loadbalance.h"
 cp $S/* "$c/compile_gpu/01-copy/"
 sed -i 's/const uint32_t \*src = in + base;/const uint32_t *src = in + bse;/' "$c/compile_gpu/01-copy/s1_block_dask.cu"
-cp $S/* "$c/link/01-copy/"      # renames the function the kit calls
-sed -i 's/extern "C" cudaError_t copy_s1_block_dask(/extern "C" cudaError_t copy_s1_blockdask(/' "$c/link/01-copy/s1_block_dask.cu"
-cp $S/* "$c/link_use/01-copy/"  # calls a function nobody defines
-sed -i 's/^    (void)scratch;$/    (void)scratch; (void)student_helper_nobody_wrote(0);/;
-        s/^extern "C" cudaError_t copy_s1_block_dask(/extern "C" int student_helper_nobody_wrote(int);\n&/' \
-  "$c/link_use/01-copy/s1_block_dask.cu"
+cp $S/* "$c/link/01-copy/"      # renames the kernel the kit loads: device code is data, so it
+sed -i 's/ copy_block_dask_kernel(/ copy_blockdask_kernel(/' "$c/link/01-copy/s1_block_dask.cu"   # links
+cp $S/* "$c/link_use/01-copy/"  # calls a function nobody defines (host code: the CPU exercise)
+sed -i 's/^    const uint64_t base = nblocks \/ nrows;$/#ifndef __CUDA_ARCH__\n    (void)student_helper_nobody_wrote(0);\n#endif\n&/;
+        s/^static inline KIT_HD void row_dask_balance(/#ifdef __cplusplus\nextern "C"\n#endif\nint student_helper_nobody_wrote(int);\n&/' \
+  "$c/link_use/01-copy/loadbalance.h"
 cp $S/loadbalance.h "$c/wrong/01-copy/"
 sed -i 's/\*count = base + /*count = base + 1 + /' "$c/wrong/01-copy/loadbalance.h"
 cp $S/loadbalance.h "$c/loop/01-copy/"  # hangs in large_counts only (3 blocks over 2112 rows)
@@ -144,7 +146,7 @@ sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int spin 
 check "the class is what the test means (sed edits applied)" eval \
   'grep -q "nrows\$" "$c/compile_cpu/01-copy/loadbalance.h" && grep -q bse "$c/compile_gpu/01-copy/s1_block_dask.cu" &&
    grep -q blockdask "$c/link/01-copy/s1_block_dask.cu" && grep -q spin "$c/loop/01-copy/loadbalance.h" &&
-   grep -q "student_helper_nobody_wrote(0)" "$c/link_use/01-copy/s1_block_dask.cu" && grep -q "base + 1 +" "$c/wrong/01-copy/loadbalance.h"'
+   grep -q "student_helper_nobody_wrote(0)" "$c/link_use/01-copy/loadbalance.h" && grep -q "base + 1 +" "$c/wrong/01-copy/loadbalance.h"'
 
 grade_class class "$c" 01
 csv=$out/class.csv
@@ -158,12 +160,14 @@ check "compile_cpu: ... and in results.json" \
   has "$out/students/compile_cpu/results.json" '"output": "did not compile: 01-copy/loadbalance.h:[0-9]+: expected'
 check "compile_gpu: did not compile (nvcc's message), its CPU exercise still graded" \
   has "$csv" "^\"compile_gpu\",8,$m,$ug,\"did not compile\",\"01-copy/s1_block_dask.cu:[0-9]+: identifier \"\"bse\"\" is undefined\""
-check "link: did not link: undefined symbol, its other exercise still graded" \
-  has "$csv" "^\"link\",8,$m,$ug,\"did not link\",\"undefined symbol copy_s1_block_dask \\(01-copy/s1_block_dask.cu\\)\""
-check "link: results.json says it (for its tests, or at the top when they are not graded here)" \
-  has "$out/students/link/results.json" '"output": "(not graded here \(no GPU\): .*|total: .*)?did not link: undefined symbol copy_s1_block_dask'
-check "link_use: did not link: undefined symbol it calls" \
-  has "$csv" "^\"link_use\",8,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote"
+check "link: a renamed kernel builds and links (the GPU file is device code, loaded by name at run time)" \
+  has "$csv" "^\"link\",8,$m,$ug,\"graded\""
+if [ $gpu = 1 ]; then
+  check "link: ... and its GPU tests fail: the kit's launcher finds no kernel of that name" \
+    has "$out/students/link/table.txt" 'ex01_block_dask +whole_blocks +required +0/3 +failed'
+fi
+check "link_use: did not link: undefined symbol it calls, its other exercise still graded" \
+  has "$csv" "^\"link_use\",0,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote \\(01-copy/loadbalance.h\\)"
 check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
 check "wrong: the failure shows expected and got" \
   has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row_dask_balance\(nblocks=23, nrows=5, row=0\): \*start = 0, \*count = 5, want 0 and 4'
@@ -182,8 +186,10 @@ fi
 # 4: one shared build; per student only the files that depend on theirs
 check "good: the kit was not rebuilt for the student (no reference/ or other steps)" \
   hasnt "$out/students/good/build.log" ' -c (reference/|chapters/01-copy/s[0-46]_)'
-check "good: its two sources and the runner's test file that includes its header were rebuilt" \
-  [ "$(grep -cE ' -c (exercises/01-copy/s1_block_dask.cu|chapters/01-copy/s5_row_dask.cu|tests/test_01_exercises.c)' "$out/students/good/build.log")" = 3 ]
+check "good: its two sources and the runner's test file that includes its header were rebuilt (the GPU file device-only)" \
+  [ "$(grep -cE ' (-c|-fatbin) (exercises/01-copy/s1_block_dask.cu|chapters/01-copy/s5_row_dask.cu|tests/test_01_exercises.c)' "$out/students/good/build.log")" = 3 ]
+check "good: the GPU file was compiled device-only, never as host code" \
+  eval 'has "$out/students/good/build.log" " -fatbin exercises/01-copy/s1_block_dask.cu" && hasnt "$out/students/good/build.log" " -c exercises/01-copy/s1_block_dask.cu"'
 check "wrong (a header only): nothing rebuilt but what includes it" \
   [ "$(grep -cE ' -c ' "$out/students/wrong/build.log")" = 2 ]
 
@@ -210,12 +216,12 @@ dlsym 0 graded
 incsol 0 did not compile
 incabs 0 did not compile
 incmacro 0 graded
-borrow 8 did not compile
+borrow 0 did not compile
 harm 8 graded
 sleepers 8 graded
-pausector 8 crashed at load
-exitload 8 crashed at load
-abortload 8 crashed at load
+pausector 0 crashed at load
+exitload 0 crashed at load
+abortload 0 crashed at load
 fakeout 0 graded
 forkwait 8 graded
 kit 8 graded
@@ -228,6 +234,7 @@ cub_cccl_cub 8 did not compile
 cub_cuda_cub 8 did not compile
 cub_thrust_cub 8 did not compile
 cub_nv_cub 8 did not compile
+devhost 8 graded
 students 0 nothing submitted
 cluster 0 nothing submitted
 bob9 0 nothing submitted
@@ -235,7 +242,7 @@ bob10 0 nothing submitted
 EXPECT
 check "red team: the borrowed kit function is named" has "$out/students/borrow/results.json" "calls the kit's kit_rand64"
 check "red team: the hang at load blames its file, in bounded time ($(cat "$out/students/pausector/seconds" 2>/dev/null) s)" \
-  eval 'has "$out/students/pausector/status.tsv" "01-copy/s1_block_dask.cu: the program stopped" && [ "$(cat "$out/students/pausector/seconds")" -le 300 ]'
+  eval 'has "$out/students/pausector/status.tsv" "01-copy/loadbalance.h: the program stopped" && [ "$(cat "$out/students/pausector/seconds")" -le 300 ]'
 check "red team: the grader's lock file is as it was (no student wrote into it)" [ ! -s "$BUILDROOT/grades/.lock" ]
 held=$(grep -o 'rt-mem held [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')
 tmpw=$(grep -o 'rt-tmp wrote [0-9]* MB' "$out/students/memhog/runner.log" | awk '$3 > m { m = $3 } END { print m + 0 }')

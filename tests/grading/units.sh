@@ -21,16 +21,12 @@ exercise_map=$(cat <<'EOF'
 02-reduce-scan/r6_warp_shuffle.cu ex02_warp_reduce
 02-reduce-scan/s2_warp_scan.cu ex02_block_scan
 02-reduce-scan/sklansky8.h ex02_sklansky
-03-kdtree/ex03_search.cu ex03_trim
-03-kdtree/ex03_search.h ex03_trim
 03-kdtree/knn_ex_heap.h ex03_heap
 03-kdtree/knn_ex_median.h ex03_median
 03-kdtree/knn_ex_trim.cuh ex03_trim
 04-histogram/packed.h ex04_packed
 04-histogram/trish_bin.cuh ex04_bin_word
 04-histogram/trish_rowsum.cuh ex04_rowsum
-05-radix-sort/ex05_rank.cu ex05_tile_rank
-05-radix-sort/ex05_rank.h ex05_tile_rank
 05-radix-sort/radix_image.h ex05_image
 05-radix-sort/radix_offsets.h ex05_offsets
 05-radix-sort/radix_tile_rank.cuh ex05_tile_rank
@@ -40,8 +36,6 @@ exercise_map=$(cat <<'EOF'
 07-compaction/compact_phase3.h ex07_phase3
 07-compaction/compact_scatter.h ex07_scatter
 07-compaction/compact_warp_atomic.cuh ex07_warp_atomic
-07-compaction/ex07_atomic.cu ex07_warp_atomic
-07-compaction/ex07_atomic.h ex07_warp_atomic
 EOF
 )
 while read -r f want; do

@@ -1,6 +1,7 @@
 /* ex05_rank.h - the host side of exercise ex05_tile_rank (radix_tile_rank.cuh): a launcher
- * that ranks every tile of an array of u32 keys with the exercise's device code.  Plumbing
- * only (ex05_rank.cu): the exercise is radix_tile_rank.cuh. */
+ * that ranks every tile of an array of u32 keys with the exercise's device code.  The kit's
+ * plumbing (ex05_rank.c launches the kernel of ex05_rank_dev.cu, device code only): the
+ * exercise is radix_tile_rank.cuh. */
 #ifndef EX05_RANK_H
 #define EX05_RANK_H
 

@@ -1,6 +1,7 @@
 /* ex07_atomic.h - the host side of exercise ex07_warp_atomic (compact_warp_atomic.cuh): a
- * launcher that lets every thread of a grid ask compact_warp_slot for a slot.  Plumbing only
- * (ex07_atomic.cu): the exercise is compact_warp_atomic.cuh. */
+ * launcher that lets every thread of a grid ask compact_warp_slot for a slot.  The kit's
+ * plumbing (ex07_atomic.c launches the kernel of ex07_atomic_dev.cu, device code only): the
+ * exercise is compact_warp_atomic.cuh. */
 #ifndef EX07_ATOMIC_H
 #define EX07_ATOMIC_H
 

@@ -1,11 +1,12 @@
-/* ex05_rank.cu - the launcher of exercise ex05_tile_rank: one block per tile of
- * EX05_RANK_TILE keys, warp-striped loads, the exercise's tr_rank_tile (radix_tile_rank.cuh),
- * warp-striped stores of the ranks.  Plumbing only: nothing to write here. */
+/* ex05_rank_dev.cu - the kernel of exercise ex05_tile_rank: one block per tile of
+ * EX05_RANK_TILE keys, warp-striped loads, the exercise's tr_rank_tile
+ * ($(IMPL)/05-radix-sort/radix_tile_rank.cuh), warp-striped stores of the ranks.  Device code
+ * only (the Makefile compiles *_dev.cu with nvcc -fatbin, reference/kit_dev.h): the student's
+ * header reaches no host code; the launcher is ex05_rank.c. */
 #include "ex05_rank.h"
-#include "kit_cuda.cuh"
 #include "radix_tile_rank.cuh"
 
-__global__ void __launch_bounds__(EX05_RANK_TBS)
+extern "C" __global__ void __launch_bounds__(EX05_RANK_TBS)
     ex05_rank_tiles_kernel(const uint32_t *__restrict__ keys, uint32_t *__restrict__ rank, size_t n,
                            int shift, int bits)
 {
@@ -25,15 +26,4 @@ __global__ void __launch_bounds__(EX05_RANK_TBS)
         const unsigned pos = warp * 32u * EX05_RANK_ITEMS + 32u * j + lane;
         if (pos < m) rank[tile0 + pos] = r[j];
     }
-}
-
-extern "C" cudaError_t ex05_rank_tiles(const uint32_t *keys, uint32_t *rank, size_t n, int shift, int bits,
-                                       cudaStream_t s)
-{
-    unsigned grid;
-    if (bits < 1 || bits > 8 || shift < 0 || shift + bits > 32) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    if (!(grid = kit_blocks_for(n, EX05_RANK_TILE))) return cudaErrorInvalidValue;
-    ex05_rank_tiles_kernel<<<grid, EX05_RANK_TBS, 0, s>>>(keys, rank, n, shift, bits);
-    return cudaGetLastError();
 }
