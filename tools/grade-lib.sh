@@ -151,11 +151,14 @@ in_box() {
 }
 
 # make in a kit copy DIR, sandboxed: the runners (the students' side); no Criterion needed.
-# GRADING=1: full dependency files (includes_check); each compiler run bounded (tools/compile-limit.sh)
+# GRADING=1: full dependency files (includes_check); each compiler run bounded (tools/compile-limit.sh).
+# CRITERION_DIR as the judge's build has it: every make rewrites the flag stamp build/.testflags
+# from it, so a make without it would make the judge stale and every grading rebuild it
 kit_make() { # DIR ARGS...
   local dir=$1; shift
   in_box "$dir" "$build_limit" env LC_ALL=C make --no-print-directory BUILDROOT=build IMPL=exercises GRADING=1 \
-    COMPILE_LIMIT="tools/compile-limit.sh $compile_s $compile_mb" ARCH="$arch" ${ch:+CH=$ch} "$@"
+    COMPILE_LIMIT="tools/compile-limit.sh $compile_s $compile_mb" ARCH="$arch" ${ch:+CH=$ch} \
+    ${CRITERION_DIR:+"CRITERION_DIR=$CRITERION_DIR"} "$@"
 }
 
 # FILE cut to its first log_max bytes, saying so

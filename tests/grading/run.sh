@@ -39,7 +39,8 @@ gpu=0
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
 echo "grading tests: BUILDROOT=$BUILDROOT, GPU here: $([ $gpu = 1 ] && echo yes || echo no)"
 # chapter 01 has 8 CPU points and 9 GPU points
-if [ $gpu = 1 ]; then m=17 full1='17/17' total1='17,17,0' ug=0; else m=8 full1='8/8' total1='8,8,9' ug=9; fi
+# (gp: what the GPU exercise earns when its tests run)
+if [ $gpu = 1 ]; then m=17 full1='17/17' total1='17,17,0' ug=0 gp=9; else m=8 full1='8/8' total1='8,8,9' ug=9 gp=0; fi
 # the students' code runs in the sandbox; without bubblewrap (or user namespaces) grading refuses
 if ! tools/sandbox.sh check >/dev/null 2>&1; then
   echo "FAIL: bubblewrap does not work here ($(tools/sandbox.sh check 2>&1)); the grading tests need it"
@@ -85,6 +86,15 @@ make --no-print-directory grade SUBMISSION="$tmp/sol" CH=01-copy >"$tmp/one-c.tx
 check "make grade CH=01-copy gives the same" has "$tmp/one-c.txt" "^total: $full1 graded points"
 check "the shared kit build is reused (and said so)" has "$tmp/one-c.txt" 'the kit with the skeletons is built already'
 check "... and \"building\" is not said again" hasnt "$tmp/one-c.txt" 'building the kit'
+# ... also with Criterion named by CRITERION_DIR (the system's prefix where none is given): the
+# runners' make in the box and the judge's outside must leave the same flag stamp
+cdir=${CRITERION_DIR:-/usr}
+if [ -f "$cdir/include/criterion/criterion.h" ]; then
+  CRITERION_DIR=$cdir tools/grade-submission.sh --ch 1 "$tmp/sol" >"$tmp/one-d.txt" 2>&1
+  CRITERION_DIR=$cdir tools/grade-submission.sh --ch 1 "$tmp/sol" >"$tmp/one-e.txt" 2>&1
+  check "with CRITERION_DIR=$cdir: full marks, and the kit is built once (the next grading reuses it)" eval \
+    'has "$tmp/one-e.txt" "^total: $full1 graded points" && has "$tmp/one-e.txt" "the kit with the skeletons is built already"'
+fi
 check "the first build said what it builds, how much and where its log is (or that it was built already)" eval \
   'has "$tmp/one.txt" "building the kit with the skeletons, shared by every student: chapters 01, the judge and the runners \([0-9]+ compile and link steps; .*\); log: .*/kit-build.log" ||
    has "$tmp/one.txt" "the kit with the skeletons is built already"'
@@ -167,7 +177,7 @@ if [ $gpu = 1 ]; then
     has "$out/students/link/table.txt" 'ex01_block_dask +whole_blocks +required +0/3 +failed'
 fi
 check "link_use: did not link: undefined symbol it calls, its other exercise still graded" \
-  has "$csv" "^\"link_use\",0,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote \\(01-copy/loadbalance.h\\)"
+  has "$csv" "^\"link_use\",$gp,$m,$ug,\"did not link\",\"undefined symbol student_helper_nobody_wrote \\(01-copy/loadbalance.h\\)"
 check "wrong: graded, 0 points" has "$csv" "^\"wrong\",0,$m,"
 check "wrong: the failure shows expected and got" \
   has "$out/students/wrong/results.json" 'example_23_over_5.*failed: row_dask_balance\(nblocks=23, nrows=5, row=0\): \*start = 0, \*count = 5, want 0 and 4'
