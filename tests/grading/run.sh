@@ -216,39 +216,42 @@ grade_class rt "$rt" 01 GRADE_LOAD_TIMEOUT=15 GRADE_MEM_MB=2048 GRADE_TMP_MB=256
 sleep 2   # anything left behind would still be there
 csv=$out/class.csv
 check "make grade of the red-team class exits 0" [ $st = 0 ]
-while read -r who score status; do
+# who, its score without a GPU, 1 if its GPU file (the solution's) earns the GPU exercise's gp
+# points where a GPU grades it, its status
+while read -r who score g status; do
+  score=$((score + g * gp))
   check "red team: $who scores $score of $m ($status)" has "$csv" "^\"$who\",$score,$m,[0-9]*,\"$status"
 done <<'EXPECT'
-honest 8 graded
-asserts 0 graded
-atexit 0 graded
-dlsym 0 graded
-incsol 0 did not compile
-incabs 0 did not compile
-incmacro 0 graded
-borrow 0 did not compile
-harm 8 graded
-sleepers 8 graded
-pausector 0 crashed at load
-exitload 0 crashed at load
-abortload 0 crashed at load
-fakeout 0 graded
-forkwait 8 graded
-kit 8 graded
-fdlock 8 graded
-memhog 8 graded
-bomb 8 did not compile
-flood 8 graded
-selfexe 0 graded
-cub_cccl_cub 8 did not compile
-cub_cuda_cub 8 did not compile
-cub_thrust_cub 8 did not compile
-cub_nv_cub 8 did not compile
-devhost 8 graded
-students 0 nothing submitted
-cluster 0 nothing submitted
-bob9 0 nothing submitted
-bob10 0 nothing submitted
+honest 8 1 graded
+asserts 0 0 graded
+atexit 0 0 graded
+dlsym 0 0 graded
+incsol 0 0 did not compile
+incabs 0 0 did not compile
+incmacro 0 0 graded
+borrow 0 0 did not compile
+harm 8 1 graded
+sleepers 8 1 graded
+pausector 0 1 crashed at load
+exitload 0 1 crashed at load
+abortload 0 1 crashed at load
+fakeout 0 0 graded
+forkwait 8 1 graded
+kit 8 0 graded
+fdlock 8 1 graded
+memhog 8 1 graded
+bomb 8 0 did not compile
+flood 8 1 graded
+selfexe 0 0 graded
+cub_cccl_cub 8 0 did not compile
+cub_cuda_cub 8 0 did not compile
+cub_thrust_cub 8 0 did not compile
+cub_nv_cub 8 0 did not compile
+devhost 8 1 graded
+students 0 0 nothing submitted
+cluster 0 0 nothing submitted
+bob9 0 0 nothing submitted
+bob10 0 0 nothing submitted
 EXPECT
 check "red team: the borrowed kit function is named" has "$out/students/borrow/results.json" "calls the kit's kit_rand64"
 check "red team: the hang at load blames its file, in bounded time ($(cat "$out/students/pausector/seconds" 2>/dev/null) s)" \
@@ -329,6 +332,25 @@ check "speed: early is caught by its commitments" eval 'lb early speed_50 | grep
 check "speed: staging is caught by the check of its outputs" eval 'lb staging speed_50 | grep -qE "failed: row_dask_balance\(nblocks=[0-9]+, nrows=[0-9]+"'
 check "speed: forge is caught before or at its reply" eval 'lb forge speed_50 | grep -qE "before the judge said go|out of step"'
 check "speed: class.csv has a column per speed test" has "$out/class.csv" '^student,.*,speed:ex01_loadbalance'
+# the GPU exercise's speed: fast full, gpuslow right and fewer points (on a GPU); otherwise not graded
+bd() { grep -E "^ex01_block_dask +$2 " "$out/students/$1/table.txt"; }
+if [ $gpu = 1 ]; then
+  bd fast 'speed_[0-9]+'; bd gpuslow 'speed_[0-9]+'
+  check "speed, GPU: fast (the solution) gets every ex01_block_dask speed point" \
+    [ "$(bd fast 'speed_[0-9]+' | grep -c ' 1/1 ')" = 3 ]
+  check "speed, GPU: gpuslow passes the 4 other ex01_block_dask tests" \
+    [ "$(bd gpuslow '[a-z_0-9]+' | grep -v ' speed ' | grep -c 'passed$')" = 4 ]
+  cred=$(awk -F'\t' '$1 == "ex01_block_dask" { print $4 }' "$out/students/gpuslow/speed.tsv")
+  earned=$(awk -F'\t' -v c="$cred" '$3 == "speed" && $1 ~ /^ex01_block_dask::/ { split($1, p, "_"); if (c * 100 + 1e-9 >= p[4] + 0) s += $2 } END { print s + 0 }' tests/points.tsv)
+  got=$(bd gpuslow 'speed_[0-9]+' | grep -c ' 1/1 ')
+  check "speed, GPU: gpuslow scores fewer speed points than the solution ($got of 3, credited ratio ${cred:-none})" [ "${got:-3}" -lt 3 ]
+  check "speed, GPU: gpuslow scores what its ratio earns ($earned)" [ "${cred:+$got}" = "$earned" ]
+  check "speed, GPU: the printout names the GPU exercise's throughput and its reference" \
+    has "$out/students/fast/table.txt" "^speed: ex01_block_dask: [0-9.e+]+ words/s = [0-9]+ % of s1_block_dask on "
+else
+  check "speed, no GPU: the GPU exercise's speed tests are 'not graded here (no GPU)'" \
+    [ "$(bd gpuslow 'speed_[0-9]+' | grep -c 'not graded here (no GPU)')" = 3 ]
+fi
 
 # ------------------------- the red team of chapter 05: what the compiler and the runner see
 rt5=$tmp/redteam05
@@ -339,7 +361,9 @@ out=$BUILDROOT/grades/ch05   # CH=05's assignment folder
 csv=$out/class.csv
 check "make grade of the chapter 05 red-team class exits 0" [ $st = 0 ]
 m5=$(awk -F, '$1 == "\"honest05\"" { print $3 }' "$csv")
-check "chapter 05: the honest student scores every CPU point (${m5:-?})" has "$csv" "^\"honest05\",$m5,$m5,[0-9]*,\"graded"
+# honest05 submits the CPU exercises only: every point of theirs (speed is off here)
+cpu5=$(awk -F'\t' '$1 ~ /^ex05_/ && $3 != "speed" && $4 == "cpu" { s += $2 } END { print s + 0 }' tests/points.tsv)
+check "chapter 05: the honest student scores every CPU point ($cpu5 of ${m5:-?})" has "$csv" "^\"honest05\",$cpu5,$m5,[0-9]*,\"graded"
 while read -r who score status; do
   check "red team 05: $who scores $score ($status)" has "$csv" "^\"$who\",$score,$m5,[0-9]*,\"$status"
 done <<'EXPECT'

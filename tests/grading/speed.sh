@@ -5,6 +5,7 @@
 # runner's half of the speed test (a macro over kit_speed_test) with its own, which speaks the
 # wire protocol itself on fd 3.  tests/grading/run.sh grades the class and checks that each cheat
 # scores 0 on the speed test and exactly what the solution scores on everything else.
+# Two more are graded on the GPU exercise's speed where a GPU is: fast (the solution) and gpuslow.
 set -euo pipefail
 class=${1:?usage: speed.sh CLASS REPO}
 repo=${2:?usage: speed.sh CLASS REPO}
@@ -16,6 +17,15 @@ mk fast
 # slow: right, and slower by a busy loop in every call (it scores what its ratio earns)
 mk slow
 sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int slow = 0; slow < 24; slow++) { }\n&|' "$class/slow/01-copy/loadbalance.h"
+# the GPU exercise too: fast has the solution's kernel, gpuslow a right kernel whose every thread
+# first spins for 4000 clock cycles, about 2 us (a sleep of a microsecond cost nothing measurable:
+# the other resident blocks kept memory busy); it scores what its ratio earns; graded on a GPU only
+cp "$S/s1_block_dask.cu" "$class/fast/01-copy/"
+rm -rf "${class:?}/gpuslow"
+mkdir -p "$class/gpuslow/01-copy"
+cp "$S/s1_block_dask.cu" "$class/gpuslow/01-copy/"
+sed -i 's|^    const size_t block_base = (size_t)blockIdx.x \* S1_DBS;|    for (const long long t0 = clock64(); clock64() - t0 < 4000;) { }\n&|' "$class/gpuslow/01-copy/s1_block_dask.cu"
+grep -q 'clock64() - t0 < 4000' "$class/gpuslow/01-copy/s1_block_dask.cu" || { echo "speed.sh: the gpuslow edit no longer applies" >&2; exit 1; }
 
 # the cheats: the solution's function, and a runner half of the speed test of their own
 cheat() { # NAME MODE
