@@ -16,7 +16,8 @@
  *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
  *     a tile each; 2048-key tiles up to 2^15, 4096-key tiles past it): each block sorts its tile per
  *     digit as above, writes its digit counts to a table, and the grid waits at a grid-wide barrier;
- *     each block then adds up, for each digit, the counts of the blocks before it and of all blocks,
+ *     each block then adds up (a warp per digit, its lanes reading the digit's row side by side), for
+ *     each digit, the counts of the blocks before it and of all blocks,
  *     which places its tile's runs in the output, scatters them, and waits at the barrier again.
  *     Two barriers a digit instead of a launch, and no histogram or look-back.
  *   - s5 up to 2^20 (s12_mid): its tiles are smaller than s10's and s11's, so at these sizes more SMs
@@ -29,19 +30,20 @@
  * ranking, scans and exchange, and a tile ranks its padding as keys (costly under the OR: every pad
  * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's
  * table is read by every block in full: G blocks read G x 256 counts a digit, which grows as G
- * squared; ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
+ * squared (a warp reads a digit's counts of 32 blocks in one load, so below 32 blocks its lanes idle); ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
  * predecessors, take over.  The grid needs all its blocks resident (a cooperative launch refuses
  * otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"
 
-/* the one-block tiles, smallest first, their peers found by the shared-memory OR; the grids' tiles,
- * 2048 keys at four blocks an SM up to ss_grid_small_max_n, then 4096 at two (twice the keys a block,
- * half the blocks whose counts every block reads).  The tuning table below has the other shapes. */
+/* the one-block tiles, smallest first; the grids' tiles, 2048 keys at four blocks an SM up to
+ * ss_grid_small_max_n, then 4096 at two (twice the keys a block, half the blocks whose counts every
+ * block reads).  All find peers by the shared-memory OR (a grid's tiles are full but the last, so its
+ * padding costs little).  The tuning table below has the other shapes, and each with s9's ballots. */
 typedef ss_with_or_peers<ss_tile<256, 4>> ss_one_1k;
 typedef ss_with_or_peers<ss_tile<512, 4>> ss_one_2k;
 typedef ss_with_or_peers<ss_tile<512, 8>> ss_one_4k;
-typedef ss_tile<256, 8, 4> ss_grid_small_tile;
-typedef ss_tile<512, 8, 2> ss_grid_tile;
+typedef ss_with_or_peers<ss_tile<256, 8, 4>> ss_grid_small_tile;
+typedef ss_with_or_peers<ss_tile<512, 8, 2>> ss_grid_tile;
 
 /* the small-tile grid's largest n, and the grid's: past them the table's G^2 reads cost more than the
  * larger tile (H200) and than the ladder's passes (4-byte keys alone, pairs, 8-byte keys) */
@@ -74,21 +76,23 @@ static int ss_label_tile(char *b, size_t len)
 static int ss_label_step(char *b, size_t len)
 {
     static_assert(ss_one_1k::MATCH == RK_MATCH_OR && ss_one_2k::MATCH == RK_MATCH_OR &&
-                      ss_one_4k::MATCH == RK_MATCH_OR,
-                  "the label says the one-block tiles find peers by the OR");
+                      ss_one_4k::MATCH == RK_MATCH_OR && ss_grid_small_tile::MATCH == RK_MATCH_OR &&
+                      ss_grid_tile::MATCH == RK_MATCH_OR,
+                  "the label says every tile finds peers by the OR");
     int m = snprintf(b, len, "one block: ");
     m += ss_label_shape<ss_one_1k>(b + m, len - m);
     m += snprintf(b + m, len - m, ", ");
     m += ss_label_shape<ss_one_2k>(b + m, len - m);
     m += snprintf(b + m, len - m, ", ");
     m += ss_label_shape<ss_one_4k>(b + m, len - m);
-    m += snprintf(b + m, len - m, ", peers by shared-memory OR; cooperative grid of ");
+    m += snprintf(b + m, len - m, "; cooperative grid of ");
     m += ss_label_shape<ss_grid_small_tile>(b + m, len - m);
     m += snprintf(b + m, len - m, " tiles (%d blocks/SM) to 2^%d, of ", ss_grid_small_tile::MIN_BLOCKS,
                   __builtin_ctzll(ss_grid_small_max_n));
     m += ss_label_shape<ss_grid_tile>(b + m, len - m);
     return m + snprintf(b + m, len - m,
-                        " (%d blocks/SM) to 2^%d keys, 2^%d pairs, 2^%d 64-bit keys; s5 to 2^%d; then s11",
+                        " (%d blocks/SM) to 2^%d keys, 2^%d pairs, 2^%d 64-bit keys; peers by shared-memory "
+                        "OR; s5 to 2^%d; then s11",
                         ss_grid_tile::MIN_BLOCKS, __builtin_ctzll(ss_grid_max_n<RADIX_U32, false>()),
                         __builtin_ctzll(ss_grid_max_n<RADIX_U32, true>()),
                         __builtin_ctzll(ss_grid_max_n<RADIX_U64, false>()), __builtin_ctzll(ss_mid_max_n));
@@ -462,10 +466,10 @@ static const char *ss_label_grid()
     ss_tune_block<ss_one_4k>,
     ss_tune_block<ss_with_or_peers<ss_tile<1024, 4>>>,
     ss_tune_block<ss_with_or_peers<ss_tile<256, 16>>>,
+    ss_tune_grid<ss_tile<256, 8, 4>>,
+    ss_tune_grid<ss_tile<512, 8, 2>>,
     ss_tune_grid<ss_grid_small_tile>,
     ss_tune_grid<ss_grid_tile>,
-    ss_tune_grid<ss_with_or_peers<ss_grid_small_tile>>,
-    ss_tune_grid<ss_with_or_peers<ss_grid_tile>>,
     ss_tune_grid<ss_tile<256, 16, 2>>};
 
 extern "C" const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS] = {
@@ -484,9 +488,9 @@ extern "C" const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS] = {
     SS_BLOCK_ROW(ss_with_or_peers<ss_tile<1024, 4>>),
     SS_BLOCK_ROW(ss_with_or_peers<ss_tile<256, 16>>),
     /* grids */
+    SS_GRID_ROW(ss_tile<256, 8, 4>),
+    SS_GRID_ROW(ss_tile<512, 8, 2>),
     SS_GRID_ROW(ss_grid_small_tile),
     SS_GRID_ROW(ss_grid_tile),
-    SS_GRID_ROW(ss_with_or_peers<ss_grid_small_tile>),
-    SS_GRID_ROW(ss_with_or_peers<ss_grid_tile>),
     SS_GRID_ROW(ss_tile<256, 16, 2>),
 };

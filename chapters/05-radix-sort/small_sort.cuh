@@ -39,8 +39,6 @@ struct ss_tile {
     static constexpr int MATCH = MATCH_;
     static constexpr int NW = TBS / 32;
     static constexpr unsigned TILE = (unsigned)TBS * KPT;
-    /* the grid kernel's threads a digit, when it sums the table's row of that digit */
-    static constexpr int PARTS = TBS / RADIX;
     static_assert(TBS % 32 == 0 && TBS <= 1024 && TBS % RADIX == 0, "a thread per digit, or a few");
     static_assert(MATCH == RK_MATCH_LOP3 || MATCH == RK_MATCH_OR, "ballots, or a shared-memory OR");
 };
@@ -244,12 +242,51 @@ __global__ void __launch_bounds__(P::TBS)
     }
 }
 
-/* the grid kernel's shared memory past the tile's: per digit, the partial sums of the table's row (the
- * blocks before this one, and all blocks) of each of the PARTS threads that sum it, then the offsets */
+/* the grid kernel's shared memory past the tile's: per digit, the counts of the blocks before this one
+ * and of all blocks, then the digit's offset */
 template <class P>
 __host__ __device__ static constexpr size_t ss_grid_extra()
 {
-    return (size_t)P::RADIX * 4 * (2 * P::PARTS + 1);
+    return (size_t)P::RADIX * 4 * 3;
+}
+
+/* the grid's counts of this pass complete (after the grid barrier): for each digit d, the counts of the
+ * blocks before b and of all G blocks, row[d G .. d G + G), to s_before[d] and s_total[d].  Warp w takes
+ * the digits w, w + NW, ...: its lanes read a digit's counts side by side (one coalesced load a warp for
+ * 32 blocks), U digits at a time (U loads in flight a lane), and the warp adds its lanes' sums. */
+template <class P>
+static __device__ __forceinline__ void ss_grid_sum_row(const unsigned *row, unsigned G, unsigned b,
+                                                       unsigned *s_before, unsigned *s_total)
+{
+    constexpr int NW = P::NW, DPW = P::RADIX / NW, U = DPW < 8 ? DPW : 8;
+    static_assert(P::RADIX % NW == 0 && DPW % U == 0, "every warp takes the same number of digits");
+    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+#pragma unroll 1
+    for (int i0 = 0; i0 < DPW; i0 += U) {
+        unsigned before[U], total[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) before[u] = total[u] = 0;
+        for (unsigned j = lane; j < G; j += 32) {
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const unsigned x = __ldcg(row + (size_t)(warp + (i0 + u) * NW) * G + j);
+                total[u] += x;
+                before[u] += j < b ? x : 0u;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) {
+                before[u] += __shfl_xor_sync(0xffffffffu, before[u], o);
+                total[u] += __shfl_xor_sync(0xffffffffu, total[u], o);
+            }
+            if (lane == 0) {
+                s_before[warp + (i0 + u) * NW] = before[u];
+                s_total[warp + (i0 + u) * NW] = total[u];
+            }
+        }
+    }
 }
 
 /* n keys (values), G = gridDim.x tiles of TILE, one a block, all resident (a cooperative launch), sorted
@@ -263,11 +300,11 @@ __global__ void __launch_bounds__(P::TBS, P::MIN_BLOCKS)
                    uint32_t *alt_vals, unsigned *table, unsigned n, int type, int begin, int end)
 {
     typedef typename ss_width<KT>::key K;
-    constexpr int R = P::RADIX, Q = P::PARTS;
+    constexpr int R = P::RADIX;
     extern __shared__ __align__(16) unsigned char ss_dyn[];
     const ss_shared<P, K, PAIRS> s = ss_carve<P, K, PAIRS>(ss_dyn);
-    unsigned *s_before = (unsigned *)(ss_dyn + ss_smem<P, KT, PAIRS>()), *s_total = s_before + Q * R,
-             *s_goff = s_total + Q * R;
+    unsigned *s_before = (unsigned *)(ss_dyn + ss_smem<P, KT, PAIRS>()), *s_total = s_before + R,
+             *s_goff = s_total + R;
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned G = gridDim.x, b = blockIdx.x, base = b * P::TILE;
     const unsigned tile_n = n - base < P::TILE ? n - base : P::TILE;
@@ -292,28 +329,13 @@ __global__ void __launch_bounds__(P::TBS, P::MIN_BLOCKS)
         const unsigned tot = ss_rank_pass<P, ss_width<KT>::W, PAIRS, false>(s, k, v, shift, bits, &start);
         if (threadIdx.x < (unsigned)R) row[threadIdx.x * G + b] = tot;
         grid.sync();
-        {
-            /* thread t sums the blocks q, q + Q, ... of digit d's row: those before b, and all */
-            const unsigned d = threadIdx.x % R, q = threadIdx.x / R;
-            const unsigned *c = row + (size_t)d * G;
-            unsigned before = 0, total = 0;
-            for (unsigned j = q; j < G; j += Q) {
-                const unsigned x = __ldcg(c + j);
-                total += x;
-                before += j < b ? x : 0u;
-            }
-            s_before[q * R + d] = before;
-            s_total[q * R + d] = total;
-        }
+        ss_grid_sum_row<P>(row, G, b, s_before, s_total);
         __syncthreads();
         {
             unsigned before = 0, total = 0, all;
             if (threadIdx.x < (unsigned)R) {
-#pragma unroll
-                for (int q = 0; q < Q; q++) {
-                    before += s_before[q * R + threadIdx.x];
-                    total += s_total[q * R + threadIdx.x];
-                }
+                before = s_before[threadIdx.x];
+                total = s_total[threadIdx.x];
             }
             const unsigned dstart = block_scan32_excl<P::TBS, WS_SHFL>(total, &all);
             /* the digit's global start for this tile minus its start in the tile (modulo 2^32) */
