@@ -30,7 +30,8 @@
  * ranking, scans and exchange, and a tile ranks its padding as keys (costly under the OR: every pad
  * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's
  * table is read by every block in full: G blocks read G x 256 counts a digit, which grows as G
- * squared (a warp reads a digit's counts of 32 blocks in one load, so below 32 blocks its lanes idle); ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
+ * squared (a warp reads a digit's counts of 32 blocks in one load, so below 32 blocks its lanes
+ * idle); ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
  * predecessors, take over.  The grid needs all its blocks resident (a cooperative launch refuses
  * otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"

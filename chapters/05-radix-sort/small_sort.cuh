@@ -39,7 +39,7 @@ struct ss_tile {
     static constexpr int MATCH = MATCH_;
     static constexpr int NW = TBS / 32;
     static constexpr unsigned TILE = (unsigned)TBS * KPT;
-    static_assert(TBS % 32 == 0 && TBS <= 1024 && TBS % RADIX == 0, "a thread per digit, or a few");
+    static_assert(TBS % 32 == 0 && TBS <= 1024 && TBS % RADIX == 0, "a thread per digit at least");
     static_assert(MATCH == RK_MATCH_LOP3 || MATCH == RK_MATCH_OR, "ballots, or a shared-memory OR");
 };
 
