@@ -16,8 +16,9 @@
  *   - one cooperative grid (n up to ss_grid_max_n, and no more than the device's resident blocks hold,
  *     a tile each; 2048-key tiles up to 2^15, 4096-key tiles past it): each block sorts its tile per
  *     digit as above, writes its digit counts to a table, and the grid waits at a grid-wide barrier;
- *     each block then adds up (a warp per digit, its lanes reading the digit's row side by side), for
- *     each digit, the counts of the blocks before it and of all blocks,
+ *     each block then adds up, for each digit, the counts of the blocks before it and of all blocks
+ *     (from 32 blocks a warp per digit, its lanes reading the digit's row side by side; below, a
+ *     thread per digit walking its row),
  *     which places its tile's runs in the output, scatters them, and waits at the barrier again.
  *     Two barriers a digit instead of a launch, and no histogram or look-back.
  *   - s5 up to 2^20 (s12_mid): its tiles are smaller than s10's and s11's, so at these sizes more SMs
@@ -30,8 +31,7 @@
  * ranking, scans and exchange, and a tile ranks its padding as keys (costly under the OR: every pad
  * has one digit), so above a few thousand keys a tile's passes cost more than a launch.  The grid's
  * table is read by every block in full: G blocks read G x 256 counts a digit, which grows as G
- * squared (a warp reads a digit's counts of 32 blocks in one load, so below 32 blocks its lanes
- * idle); ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
+ * squared; ss_grid_max_n stops it where the ladder's passes, whose look-back reads only a few
  * predecessors, take over.  The grid needs all its blocks resident (a cooperative launch refuses
  * otherwise), so its largest n is the device's. */
 #include "small_sort.cuh"

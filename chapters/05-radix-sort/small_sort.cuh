@@ -250,10 +250,15 @@ __host__ __device__ static constexpr size_t ss_grid_extra()
     return (size_t)P::RADIX * 4 * 3;
 }
 
+/* a grid of fewer blocks than a warp has lanes: thread d < RADIX walks digit d's row alone (its G loads
+ * independent, so several in flight), and no warp waits on lanes that have nothing to read */
+static constexpr unsigned SS_SUM_BY_WARP_MIN_G = 32;
+
 /* the grid's counts of this pass complete (after the grid barrier): for each digit d, the counts of the
- * blocks before b and of all G blocks, row[d G .. d G + G), to s_before[d] and s_total[d].  Warp w takes
- * the digits w, w + NW, ...: its lanes read a digit's counts side by side (one coalesced load a warp for
- * 32 blocks), U digits at a time (U loads in flight a lane), and the warp adds its lanes' sums. */
+ * blocks before b and of all G blocks, row[d G .. d G + G), to s_before[d] and s_total[d].  From
+ * SS_SUM_BY_WARP_MIN_G blocks, warp w takes the digits w, w + NW, ...: its lanes read a digit's counts
+ * side by side (one coalesced load a warp for 32 blocks), U digits at a time (U loads in flight a
+ * lane), and the warp adds its lanes' sums; below it, a thread a digit. */
 template <class P>
 static __device__ __forceinline__ void ss_grid_sum_row(const unsigned *row, unsigned G, unsigned b,
                                                        unsigned *s_before, unsigned *s_total)
@@ -261,6 +266,21 @@ static __device__ __forceinline__ void ss_grid_sum_row(const unsigned *row, unsi
     constexpr int NW = P::NW, DPW = P::RADIX / NW, U = DPW < 8 ? DPW : 8;
     static_assert(P::RADIX % NW == 0 && DPW % U == 0, "every warp takes the same number of digits");
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    if (G < SS_SUM_BY_WARP_MIN_G) { /* the same branch for the whole grid */
+        if (threadIdx.x < (unsigned)P::RADIX) {
+            const unsigned *c = row + (size_t)threadIdx.x * G;
+            unsigned before = 0, total = 0;
+#pragma unroll 4
+            for (unsigned j = 0; j < G; j++) {
+                const unsigned x = __ldcg(c + j);
+                total += x;
+                before += j < b ? x : 0u;
+            }
+            s_before[threadIdx.x] = before;
+            s_total[threadIdx.x] = total;
+        }
+        return;
+    }
 #pragma unroll 1
     for (int i0 = 0; i0 < DPW; i0 += U) {
         unsigned before[U], total[U];
