@@ -18,14 +18,14 @@ mk fast
 mk slow
 sed -i 's|    const uint64_t base = nblocks / nrows;|    for (volatile int slow = 0; slow < 24; slow++) { }\n&|' "$class/slow/01-copy/loadbalance.h"
 # the GPU exercise too: fast has the solution's kernel, gpuslow a right kernel whose every thread
-# first spins for 4000 clock cycles, about 2 us (a sleep of a microsecond cost nothing measurable:
+# first spins for 20000 clock cycles, about 10 us (a sleep of a microsecond cost nothing measurable:
 # the other resident blocks kept memory busy); it scores what its ratio earns; graded on a GPU only
 cp "$S/s1_block_dask.cu" "$class/fast/01-copy/"
 rm -rf "${class:?}/gpuslow"
 mkdir -p "$class/gpuslow/01-copy"
 cp "$S/s1_block_dask.cu" "$class/gpuslow/01-copy/"
-sed -i 's|^    const size_t block_base = (size_t)blockIdx.x \* S1_DBS;|    for (const long long t0 = clock64(); clock64() - t0 < 4000;) { }\n&|' "$class/gpuslow/01-copy/s1_block_dask.cu"
-grep -q 'clock64() - t0 < 4000' "$class/gpuslow/01-copy/s1_block_dask.cu" || { echo "speed.sh: the gpuslow edit no longer applies" >&2; exit 1; }
+sed -i 's|^    const size_t block_base = (size_t)blockIdx.x \* S1_DBS;|    for (const long long t0 = clock64(); clock64() - t0 < 20000;) { }\n&|' "$class/gpuslow/01-copy/s1_block_dask.cu"
+grep -q 'clock64() - t0 < 20000' "$class/gpuslow/01-copy/s1_block_dask.cu" || { echo "speed.sh: the gpuslow edit no longer applies" >&2; exit 1; }
 
 # the cheats: the solution's function, and a runner half of the speed test of their own
 cheat() { # NAME MODE
