@@ -450,12 +450,12 @@ Test(ch05_gpu, s11_routes, .timeout = 900)
  * path's first), and the sizes every step is tested at; keys and pairs of each 32-bit type, 64-bit keys
  * and pairs, several inputs, a few bit ranges; and the whole contract (pointers off their alignment,
  * guards, exact scratch, dirty scratch, a busy stream) at each path's largest n. */
-static size_t s12_row(const kit_ladder *L)
+static size_t step_row(const kit_ladder *L, const char *name)
 {
     size_t i;
     for (i = 0; i < L->count; i++)
-        if (strcmp(L->step(L, i)->name, "s12_small_sort") == 0) return i;
-    cr_assert_fail("%s has no s12_small_sort row", L->id);
+        if (strcmp(L->step(L, i)->name, name) == 0) return i;
+    cr_assert_fail("%s has no %s row", L->id, name);
     return 0;
 }
 
@@ -482,7 +482,7 @@ static void s12_expect(int wide, int type, int pairs)
     static const int r32[][2] = {{0, 32}, {0, 1}, {3, 17}, {8, 16}, {31, 32}};
     static const int r64[][2] = {{0, 64}, {5, 37}, {32, 64}, {63, 64}};
     const kit_ladder *L = wide ? &radix_ladder64 : &radix_ladder;
-    const size_t row = s12_row(L);
+    const size_t row = step_row(L, "s12_small_sort");
     const size_t nr = wide ? sizeof r64 / sizeof *r64 : sizeof r32 / sizeof *r32;
     size_t sizes[32], ns, s, x, j;
     ns = s12_sizes(type, pairs, sizes);
@@ -514,7 +514,7 @@ Test(ch05_gpu, s12_small_sort_contract, .timeout = 900)
             for (path = RADIX_S12_ONE_1K; path < RADIX_S12_LARGE; path++) {
                 const kit_ladder *L = w ? &radix_ladder64 : &radix_ladder;
                 const int type = w ? RADIX_U64 : RADIX_F32;
-                const size_t n = radix_s12_limit(type, p, path), row = s12_row(L);
+                const size_t n = radix_s12_limit(type, p, path), row = step_row(L, "s12_small_sort");
                 const kit_contract_opts o = {1, 0, 1, 0, 0, 1};
                 const kit_input *in = kit_input_find(L->P, w ? "uniform" : "f32-normal");
                 char msg[KIT_MSG];
@@ -526,6 +526,89 @@ Test(ch05_gpu, s12_small_sort_contract, .timeout = 900)
                 cr_assert(kit_contract_step(L, row, &sh, in, 140 + path, &o, &ok, msg, sizeof msg) == cudaSuccess && ok,
                           "path %d: %s", path, msg);
             }
+}
+
+/* s13 on every network path it takes on this GPU: keys alone on every bit at each path's largest n, one
+ * less and one more (the next path's first, or s12's), every input of each 32-bit type and of 64-bit
+ * keys (the f32 input's signed zeros, infinities and NaNs among them); the bit ranges and pairs s13
+ * hands to s12 at the same sizes; and the whole contract at each path's largest n. */
+static void s13_expect(int wide, int type)
+{
+    static const int r32[][2] = {{0, 32}, {0, 31}, {1, 32}, {3, 17}};
+    static const int r64[][2] = {{0, 64}, {0, 63}, {5, 37}};
+    const kit_ladder *L = wide ? &radix_ladder64 : &radix_ladder;
+    const size_t row = step_row(L, "s13_sort_network");
+    const size_t nr = wide ? sizeof r64 / sizeof *r64 : sizeof r32 / sizeof *r32;
+    size_t sizes[16], ns = 0, s, x, j;
+    int path, p;
+    for (path = RADIX_S13_NET_1K; path < RADIX_S13_S12; path++) {
+        const size_t t = radix_s13_limit(type, path);
+        if (t == 0) continue;
+        sizes[ns++] = t - 1;
+        sizes[ns++] = t;
+        sizes[ns++] = t + 1;
+    }
+    cr_assert(ns > 0, "no network path for type %d on this GPU", type);
+    sizes[ns++] = 2;
+    sizes[ns++] = 33;
+    sizes[ns++] = 1500;
+    for (s = 0; s < ns; s++)
+        for (j = 0; j < nr; j++)
+            for (p = 0; p < 2; p++) {
+                const int b = wide ? r64[j][0] : r32[j][0], e = wide ? r64[j][1] : r32[j][1];
+                const kit_shape sh = sort_shape(L->P, sizes[s], type, p, b, e);
+                for (x = 0; x < RADIX_NINPUTS; x++)
+                    if ((j == 0 && p == 0) || x == RADIX_IN_UNIFORM || x == RADIX_IN_SORTED)
+                        kit_expect_step(L, row, &sh, radix_inputs[x].name, 150 + s);
+            }
+}
+
+Test(ch05_gpu, s13_sort_network_thresholds, .timeout = 900)
+{
+    int t;
+    KIT_REQUIRE_GPU();
+    for (t = RADIX_U32; t <= RADIX_F32; t++) s13_expect(0, t);
+    s13_expect(1, RADIX_U64);
+}
+
+Test(ch05_gpu, s13_sort_network_contract, .timeout = 900)
+{
+    int path, w;
+    KIT_REQUIRE_GPU();
+    for (w = 0; w < 2; w++)
+        for (path = RADIX_S13_NET_1K; path < RADIX_S13_S12; path++) {
+            const kit_ladder *L = w ? &radix_ladder64 : &radix_ladder;
+            const int type = w ? RADIX_U64 : RADIX_F32;
+            const size_t n = radix_s13_limit(type, path), row = step_row(L, "s13_sort_network");
+            const kit_contract_opts o = {1, 0, 1, 0, 0, 1};
+            const kit_input *in = kit_input_find(L->P, w ? "uniform" : "f32-normal");
+            char msg[KIT_MSG];
+            int ok = 0;
+            kit_shape sh;
+            if (n == 0) continue;
+            sh = sort_shape(L->P, n, type, 0, 0, radix_key_bits(type));
+            cr_assert(in != NULL);
+            cr_assert(kit_contract_step(L, row, &sh, in, 160 + path, &o, &ok, msg, sizeof msg) == cudaSuccess && ok,
+                      "path %d: %s", path, msg);
+        }
+}
+
+/* s13's network table: every row up to and past each tile, keys of every input (32-bit and 64-bit),
+ * and pairs of f32 keys (the (key, position) rows' own kernel; the others hand pairs to s13) */
+static const size_t network_sizes[] = {1, 33, 1023, 1024, 2047, 2048, 4095, 4096, 4101};
+#define NNETSIZES (sizeof network_sizes / sizeof *network_sizes)
+Test(ch05_gpu, network_variants, .timeout = 600)
+{
+    const kit_ladder *L = &radix_network_ladder;
+    size_t i, s;
+    KIT_REQUIRE_GPU();
+    kit_expect_ladder(L, network_sizes, NNETSIZES, NULL);
+    kit_expect_ladder(&radix_network64_ladder, network_sizes, NNETSIZES, NULL);
+    for (i = 0; i < L->count; i++)
+        for (s = 0; s < NNETSIZES; s++) {
+            const kit_shape sh = sort_shape(L->P, network_sizes[s], RADIX_F32, 1, 0, 32);
+            kit_expect_step(L, i, &sh, "f32-normal", 170 + s);
+        }
 }
 
 /* the onesweep rows with persistent blocks, at a size where each block of the resident grid loops

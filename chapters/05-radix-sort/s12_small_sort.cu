@@ -173,13 +173,6 @@ static int ss_path(size_t n)
     return n <= ss_mid_max_n ? RADIX_S12_MID : RADIX_S12_LARGE;
 }
 
-/* the 32-bit types share their kernels (the images are sorted as u32) */
-template <class R, class F>
-static R ss_on_width(int type, R other, F f)
-{
-    return radix_on_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(type == RADIX_U64 ? RADIX_U64 : RADIX_U32, other, f);
-}
-
 static int ss_path_rt(size_t n, int type, int pairs)
 {
     return ss_on_width(type, (int)RADIX_S12_LARGE, [&](auto kt) {

@@ -54,6 +54,14 @@ struct ss_width {
     typedef typename radix_key_t<W>::type key;
 };
 
+/* f(kt) on the width a key is sorted as: the 32-bit types share their kernels (their images are sorted
+ * as u32) */
+template <class R, class F>
+static R ss_on_width(int type, R other, F f)
+{
+    return radix_on_type<(1u << RADIX_U32) | (1u << RADIX_U64)>(type == RADIX_U64 ? RADIX_U64 : RADIX_U32, other, f);
+}
+
 template <class K>
 static __device__ __forceinline__ K ss_image(K k, int type)
 {

@@ -62,6 +62,9 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s12_small_sort, radix_s12_param,
              "small n in one launch: one block in shared memory, or one cooperative grid; s5, then s11, past them",
              radix_s12_describe, s12_small_sort, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s13_sort_network, radix_s13_param,
+             "small sorts of keys alone: a sorting network in registers instead of radix passes; else s12",
+             radix_s13_describe, s13_sort_network, RADIX_TYPES_ALL, 0),
     /* the ladder's GPU steps end here: a step added after the last of them goes above this line */
     CUB_STEP,
     THRUST_STEP,
@@ -78,6 +81,9 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
     GPU_STEP(s12_small_sort, radix_s12_param,
              "small n in one launch, 64-bit keys: one block, or one cooperative grid; s5, then s11",
              radix_s12_describe, s12_small_sort, RADIX_TYPES_ALL, 8),
+    GPU_STEP(s13_sort_network, radix_s13_param,
+             "small sorts of 64-bit keys alone: a sorting network in registers; else s12",
+             radix_s13_describe, s13_sort_network, RADIX_TYPES_ALL, 0),
     CUB_STEP,
     THRUST_STEP,
 };
@@ -428,8 +434,13 @@ const kit_ladder radix_small_ladder = LADDER("radix-small", "s12's one-block til
                                              radix_small_variants, RADIX_SMALL_NVARIANTS, radix_problem32);
 const kit_ladder radix_small64_ladder = LADDER("radix64-small", "s12's one-block tiles and grids, 64-bit keys",
                                                radix_small_variants, RADIX_SMALL_NVARIANTS, radix_problem64);
+const kit_ladder radix_network_ladder = LADDER("radix-network", "s13's networks in other tiles",
+                                               radix_network_variants, RADIX_NETWORK_NVARIANTS, radix_problem32);
+const kit_ladder radix_network64_ladder = LADDER("radix64-network", "s13's networks in other tiles, 64-bit keys",
+                                                 radix_network_variants, RADIX_NETWORK_NVARIANTS, radix_problem64);
 
 const kit_ladder *const radix_ladders[RADIX_NLADDERS] = {
     &radix_ladder,         &radix_ladder64,        &radix_srts_ladder,  &radix_rowdask_ladder,
     &radix_onesweep_ladder, &radix_onesweep64_ladder, &radix_small_ladder, &radix_small64_ladder,
+    &radix_network_ladder, &radix_network64_ladder,
 };
