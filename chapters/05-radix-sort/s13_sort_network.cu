@@ -6,7 +6,7 @@
  * leader bumps a counter, the counters are scanned, the key moves to its rank, and barriers separate
  * the phases.  Random digits put a warp's 32 accesses of each such step into the same few banks, so
  * the block spends its passes waiting on shared memory.  s13 sorts keys alone over every bit with a
- * bitonic network (sort_network.cuh): the first 32 x KPT keys of a warp are sorted in registers and
+ * bitonic network (sort_network.cuh): each warp's 32 x KPT keys are sorted in registers and
  * shuffles, with no shared memory and no barrier; only the merges across warps go through shared
  * memory, one barrier a stage.  A network is not stable, which keys alone over every bit allow: two
  * keys with equal images are the same key.  Pairs and partial bit ranges need the stable radix
@@ -14,21 +14,16 @@
  * Why it is faster: a thread's compares depend only on registers and on its partner lane, so the
  * warps run without waiting on each other until the tile outgrows a warp; the radix passes, a few
  * instructions a key, pay for each in shared-memory rounds and barriers.
- * What still limits it: a network does n log^2 n / 4 compares, against the radix passes' n a digit:
- * the merges across warps add a barrier a stage, so the network's lead shrinks as the tile grows,
- * and 64-bit keys, compared and shuffled as two words, lose it sooner. */
+ * What still limits it: a network does about n log^2 n / 4 compares, against the radix passes' n a
+ * digit, and the merges across warps add a barrier a stage, so the lead shrinks as the tile grows.
+ * Pairs would need a stable network: a key and its position compared as one 64-bit word, the values
+ * fetched by position at the end; the tuning table's rows of it win only at 1024 pairs. */
 #include "sort_network.cuh"
 
-/* the network's tiles, smallest first, and the largest n each key width takes them to (past it, s12:
- * its radix tile of the same size is faster there; H200) */
+/* the network's tiles, smallest first: n takes the smallest that holds it (past the largest, s12) */
 typedef sn_tile<256, 4> sn_net_1k;
 typedef sn_tile<512, 4> sn_net_2k;
 typedef sn_tile<512, 8> sn_net_4k;
-template <int KT>
-static constexpr size_t sn_max_n()
-{
-    return KT == RADIX_U64 ? (size_t)1 << 11 : (size_t)1 << 12;
-}
 
 /* f(policy) for the network path p's tile */
 template <class F>
@@ -48,12 +43,12 @@ static int sn_fits()
 }
 
 /* the path n takes for keys alone on every bit of width KT: the smallest network tile that holds n,
- * or s12 past the width's largest n or where that tile does not fit */
+ * or s12 past the largest tile or where that tile does not fit */
 template <int KT>
 static int sn_path(size_t n)
 {
     int p;
-    if (n > sn_max_n<KT>()) return RADIX_S13_S12;
+    if (n > sn_net_4k::TILE) return RADIX_S13_S12;
     p = n <= sn_net_1k::TILE ? RADIX_S13_NET_1K : n <= sn_net_2k::TILE ? RADIX_S13_NET_2K : RADIX_S13_NET_4K;
     return sn_on_tile(p, [](auto t) { return sn_fits<decltype(t), KT>(); }) ? p : RADIX_S13_S12;
 }
@@ -72,8 +67,7 @@ static int sn_label_step(char *b, size_t len)
     m += sn_label_shape<sn_net_2k>(b + m, len - m);
     m += snprintf(b + m, len - m, ", ");
     m += sn_label_shape<sn_net_4k>(b + m, len - m);
-    return m + snprintf(b + m, len - m, " to 2^%d keys, 2^%d 64-bit keys; else s12",
-                        __builtin_ctzll(sn_max_n<RADIX_U32>()), __builtin_ctzll(sn_max_n<RADIX_U64>()));
+    return m + snprintf(b + m, len - m, "; else s12");
 }
 char radix_s13_param[RADIX_PARAM_LEN];
 [[maybe_unused]] static const int sn_label_written = sn_label_step(radix_s13_param, sizeof radix_s13_param);
@@ -96,12 +90,8 @@ extern "C" size_t radix_s13_limit(int type, int path)
 {
     if (path < RADIX_S13_NET_1K || path > RADIX_S13_NET_4K || type < 0 || type >= RADIX_NTYPES) return 0;
     return ss_on_width(type, (size_t)0, [&](auto kt) -> size_t {
-        constexpr int KT = decltype(kt)::value;
-        auto tile = [](auto t) { return (size_t)decltype(t)::TILE; };
-        const size_t first = path == RADIX_S13_NET_1K ? 1 : sn_on_tile(path - 1, tile) + 1;
-        const size_t last = sn_on_tile(path, tile);
-        const size_t top = last < sn_max_n<KT>() ? last : sn_max_n<KT>();
-        return top >= first && sn_path<KT>(top) == path ? top : 0;
+        const size_t top = sn_on_tile(path, [](auto t) { return (size_t)decltype(t)::TILE; });
+        return sn_path<decltype(kt)::value>(top) == path ? top : 0;
     });
 }
 
