@@ -194,41 +194,26 @@ static cudaError_t sn_describe_tile(kit_kernel_desc *d)
     return cudaSuccess;
 }
 
-template <class P>
-static const char *sn_label_tile()
+/* a row's label: its tile, and for the pairs rows how they compare */
+template <class P, bool PAIRS>
+static const char *sn_label_row()
 {
     static char b[96];
     if (!b[0]) {
-        int m = snprintf(b, sizeof b, "network: ");
+        int m = snprintf(b, sizeof b, PAIRS ? "network, pairs as (key, position) words: " : "network: ");
         m += sn_label_shape<P>(b + m, sizeof b - m);
         snprintf(b + m, sizeof b - m, "; s13 past it");
     }
     return b;
 }
 
-template <class P>
-static const char *sn_label_pairs()
-{
-    static char b[96];
-    if (!b[0]) {
-        int m = snprintf(b, sizeof b, "network, pairs as (key, position) words: ");
-        m += sn_label_shape<P>(b + m, sizeof b - m);
-        snprintf(b + m, sizeof b - m, "; s13 past it");
-    }
-    return b;
-}
-
-#define SN_ROW(...)                                                                                   \
-    {{"s13_sort_network", sn_label_tile<__VA_ARGS__>(), "one block sorts n <= its tile by a network",    \
-      "chapters/05-radix-sort/s13_sort_network.cu", NULL, KIT_STEP_GPU, sn_describe_tile<__VA_ARGS__>, 0, \
-      0},                                                                                             \
-     sn_tune_scratch<__VA_ARGS__>, sn_tune<__VA_ARGS__>, RADIX_TYPES_ALL, 0}
-
-#define SN_PAIRS_ROW(...)                                                                              \
-    {{"s13_sort_network", sn_label_pairs<__VA_ARGS__>(), "one block sorts n <= its tile of pairs by a network", \
-      "chapters/05-radix-sort/s13_sort_network.cu", NULL, KIT_STEP_GPU, sn_describe_tile<__VA_ARGS__>, 0,   \
-      0},                                                                                               \
-     sn_tune_scratch<__VA_ARGS__>, sn_tune_pairs<__VA_ARGS__>, RADIX_TYPES_ALL, 0}
+#define SN_ROW_OF(PAIRS, WHAT, RUN, ...)                                                                \
+    {{"s13_sort_network", sn_label_row<__VA_ARGS__, PAIRS>(), WHAT, "chapters/05-radix-sort/s13_sort_network.cu", \
+      NULL, KIT_STEP_GPU, sn_describe_tile<__VA_ARGS__>, 0, 0},                                             \
+     sn_tune_scratch<__VA_ARGS__>, RUN<__VA_ARGS__>, RADIX_TYPES_ALL, 0}
+#define SN_ROW(...) SN_ROW_OF(false, "one block sorts n <= its tile by a network", sn_tune, __VA_ARGS__)
+#define SN_PAIRS_ROW(...) \
+    SN_ROW_OF(true, "one block sorts n <= its tile of pairs by a network", sn_tune_pairs, __VA_ARGS__)
 
 extern "C" const radix_step radix_network_variants[RADIX_NETWORK_NVARIANTS] = {
     SN_ROW(sn_tile<128, 8>),  SN_ROW(sn_net_1k),        /* 1024 keys */
