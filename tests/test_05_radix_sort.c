@@ -593,6 +593,74 @@ Test(ch05_gpu, s13_sort_network_contract, .timeout = 900)
         }
 }
 
+/* s14 on every cluster path it takes on this GPU (none before sm_90: then every size is s13's): at
+ * each path's largest n, one less and one more, and one past the block below it, keys alone of every
+ * 32-bit type and of 64-bit keys, and pairs of 32-bit keys, every input; the bit ranges s14 hands to
+ * s13 at the same sizes; and the whole contract at each path's largest n. */
+static void s14_expect(int wide, int type, int pairs)
+{
+    static const int r32[][2] = {{0, 32}, {0, 31}, {1, 32}, {3, 17}};
+    static const int r64[][2] = {{0, 64}, {0, 63}, {5, 37}};
+    const kit_ladder *L = wide ? &radix_ladder64 : &radix_ladder;
+    const size_t row = step_row(L, "s14_cluster_network");
+    const size_t nr = wide ? sizeof r64 / sizeof *r64 : sizeof r32 / sizeof *r32;
+    size_t sizes[16], ns = 0, s, x, j;
+    int path;
+    for (path = RADIX_S14_NET_2K; path < RADIX_S14_S13; path++) {
+        const size_t t = radix_s14_limit(type, pairs, path);
+        if (t == 0) continue;
+        sizes[ns++] = t / 2 + 1;
+        sizes[ns++] = t - 1;
+        sizes[ns++] = t;
+        sizes[ns++] = t + 1;
+    }
+    sizes[ns++] = 3001;
+    for (s = 0; s < ns; s++)
+        for (j = 0; j < nr; j++) {
+            const int b = wide ? r64[j][0] : r32[j][0], e = wide ? r64[j][1] : r32[j][1];
+            const kit_shape sh = sort_shape(L->P, sizes[s], type, pairs, b, e);
+            for (x = 0; x < RADIX_NINPUTS; x++)
+                if (j == 0 || x == RADIX_IN_UNIFORM || x == RADIX_IN_SORTED)
+                    kit_expect_step(L, row, &sh, radix_inputs[x].name, 180 + s);
+        }
+}
+
+Test(ch05_gpu, s14_cluster_network_thresholds, .timeout = 900)
+{
+    int t;
+    KIT_REQUIRE_GPU();
+    for (t = RADIX_U32; t <= RADIX_F32; t++) {
+        s14_expect(0, t, 0);
+        s14_expect(0, t, 1);
+    }
+    s14_expect(1, RADIX_U64, 0);
+}
+
+Test(ch05_gpu, s14_cluster_network_contract, .timeout = 900)
+{
+    static const struct { int wide, type, pairs; } sorts[] = {
+        {0, RADIX_F32, 0}, {0, RADIX_F32, 1}, {0, RADIX_U32, 1}, {1, RADIX_U64, 0}};
+    size_t k;
+    int path;
+    KIT_REQUIRE_GPU();
+    for (k = 0; k < sizeof sorts / sizeof *sorts; k++)
+        for (path = RADIX_S14_NET_2K; path < RADIX_S14_S13; path++) {
+            const kit_ladder *L = sorts[k].wide ? &radix_ladder64 : &radix_ladder;
+            const int type = sorts[k].type;
+            const size_t n = radix_s14_limit(type, sorts[k].pairs, path), row = step_row(L, "s14_cluster_network");
+            const kit_contract_opts o = {1, 0, 1, 0, 0, 1};
+            const kit_input *in = kit_input_find(L->P, type == RADIX_F32 ? "f32-normal" : "uniform");
+            char msg[KIT_MSG];
+            int ok = 0;
+            kit_shape sh;
+            if (n == 0) continue;
+            sh = sort_shape(L->P, n, type, sorts[k].pairs, 0, radix_key_bits(type));
+            cr_assert(in != NULL);
+            cr_assert(kit_contract_step(L, row, &sh, in, 190 + path, &o, &ok, msg, sizeof msg) == cudaSuccess && ok,
+                      "sort %zu, path %d: %s", k, path, msg);
+        }
+}
+
 /* s13's network table: every row up to and past each tile, keys of every input (32-bit and 64-bit),
  * and pairs of f32 keys (the (key, position) rows' own kernel; the others hand pairs to s13) */
 static const size_t network_sizes[] = {1, 33, 1023, 1024, 2047, 2048, 4095, 4096, 4101};
@@ -604,6 +672,21 @@ Test(ch05_gpu, network_variants, .timeout = 600)
     KIT_REQUIRE_GPU();
     kit_expect_ladder(L, network_sizes, NNETSIZES, NULL);
     kit_expect_ladder(&radix_network64_ladder, network_sizes, NNETSIZES, NULL);
+    for (i = 0; i < L->count; i++)
+        for (s = 0; s < NNETSIZES; s++) {
+            const kit_shape sh = sort_shape(L->P, network_sizes[s], RADIX_F32, 1, 0, 32);
+            kit_expect_step(L, i, &sh, "f32-normal", 170 + s);
+        }
+}
+
+/* s14's cluster table the same way (a GPU before sm_90 runs none of its rows: they are unsupported) */
+Test(ch05_gpu, cluster_variants, .timeout = 600)
+{
+    const kit_ladder *L = &radix_cluster_ladder;
+    size_t i, s;
+    KIT_REQUIRE_GPU();
+    kit_expect_ladder(L, network_sizes, NNETSIZES, NULL);
+    kit_expect_ladder(&radix_cluster64_ladder, network_sizes, NNETSIZES, NULL);
     for (i = 0; i < L->count; i++)
         for (s = 0; s < NNETSIZES; s++) {
             const kit_shape sh = sort_shape(L->P, network_sizes[s], RADIX_F32, 1, 0, 32);

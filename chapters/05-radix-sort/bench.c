@@ -96,12 +96,13 @@ static cudaError_t exp_small(kit_bench *b)
     return kit_ladder_sweep(b, &radix_small64_ladder, 10, 17, "uniform", 0, 0);
 }
 
-/* s13's networks in other tiles vs n = 2^10..2^13: keys alone (32-bit and 64-bit), and pairs by the
- * (key, position) rows; each followed by its ladder at the same sizes in the same run (s13 against s12
- * and CUB) */
+/* s13's networks in other tiles and s14's in other clusters vs n = 2^10..2^13: keys alone (32-bit and
+ * 64-bit), and pairs by the (key, position) rows; each followed by its ladder at the same sizes in the
+ * same run (s13 and s14 against s12 and CUB) */
 static cudaError_t network_sweep(kit_bench *b)
 {
     KIT_TRY(kit_ladder_sweep(b, &radix_network_ladder, 10, 13, "uniform", 0, 0));
+    KIT_TRY(kit_ladder_sweep(b, &radix_cluster_ladder, 10, 13, "uniform", 0, 0));
     return kit_ladder_sweep(b, &radix_ladder, 10, 13, "uniform", 0, 0);
 }
 static cudaError_t exp_network(kit_bench *b)
@@ -109,6 +110,7 @@ static cudaError_t exp_network(kit_bench *b)
     KIT_TRY(with_axes(b, "pairs=0", network_sweep));
     KIT_TRY(with_axes(b, "pairs=1", network_sweep));
     KIT_TRY(kit_ladder_sweep(b, &radix_network64_ladder, 10, 13, "uniform", 0, 0));
+    KIT_TRY(kit_ladder_sweep(b, &radix_cluster64_ladder, 10, 13, "uniform", 0, 0));
     return kit_ladder_sweep(b, &radix_ladder64, 10, 13, "uniform", 0, 0);
 }
 
@@ -123,7 +125,9 @@ static const kit_experiment experiments[] = {
     {"onesweep", "s5 (Onesweep) tile shapes and digit widths (uniform keys; --input: another)", exp_onesweep},
     {"onesweep64", "s5 (Onesweep) kernels on u64 keys at 2^27: prefetch, look-back window, tiles", exp_onesweep64},
     {"small", "s12's one-block tiles and grids vs n = 2^10..2^18: keys, pairs, 64-bit keys", exp_small},
-    {"network", "s13's networks in other tiles vs n = 2^10..2^13: keys, pairs, 64-bit keys; and the ladders",
+    {"network",
+     "s13's networks in other tiles, s14's in other clusters vs n = 2^10..2^13: keys, pairs, 64-bit keys; "
+     "and the ladders",
      exp_network},
 };
 

@@ -180,6 +180,7 @@ RADIX_STEP_DECL(s10_wide_tile); /* s9, keys alone in 384 x 28 where three such b
 RADIX_STEP_DECL(s11_msd_hybrid); /* s10, or its two top passes and 65536 groups sorted on chip (on the GPU) */
 RADIX_STEP_DECL(s12_small_sort); /* one block, or one cooperative grid, for small n; s5, then s11, past them */
 RADIX_STEP_DECL(s13_sort_network); /* keys alone on every bit, n <= 4096: a bitonic network; else s12 */
+RADIX_STEP_DECL(s14_cluster_network); /* s13's network over a cluster of blocks (sm_90+), keys and pairs; else s13 */
 RADIX_STEP_DECL(msd_hybrid);  /* onesweep table: s5 on bits 16..31, then 65536 groups sorted on chip */
 RADIX_STEP_DECL(yard_cub);    /* cub::DeviceRadixSort::SortKeys / SortPairs */
 RADIX_STEP_DECL(yard_thrust); /* thrust::stable_sort_by_key / thrust::sort as a user calls it */
@@ -198,13 +199,15 @@ cudaError_t radix_s10_describe(kit_kernel_desc *d);
 cudaError_t radix_s11_describe(kit_kernel_desc *d);
 cudaError_t radix_s12_describe(kit_kernel_desc *d);
 cudaError_t radix_s13_describe(kit_kernel_desc *d);
+cudaError_t radix_s14_describe(kit_kernel_desc *d);
 cudaError_t radix_msd_hybrid_describe(kit_kernel_desc *d);
 extern const char radix_s6_param[], radix_s8_param[], radix_s9_param[];
 /* the labels written from the steps' policies when the program starts */
 #define RADIX_PARAM_LEN 256
 extern char radix_s2_param[RADIX_PARAM_LEN], radix_s3_param[RADIX_PARAM_LEN], radix_s4_param[RADIX_PARAM_LEN],
     radix_s5_param[RADIX_PARAM_LEN], radix_s7_param[RADIX_PARAM_LEN], radix_s10_param[RADIX_PARAM_LEN],
-    radix_s11_param[RADIX_PARAM_LEN], radix_s12_param[RADIX_PARAM_LEN], radix_s13_param[RADIX_PARAM_LEN];
+    radix_s11_param[RADIX_PARAM_LEN], radix_s12_param[RADIX_PARAM_LEN], radix_s13_param[RADIX_PARAM_LEN],
+    radix_s14_param[RADIX_PARAM_LEN];
 #ifdef __cplusplus
 /* in a step's .cu: its label, written by snprintf(FORMAT, ...) from the step's knobs before main()
  * runs (the ladder's C table holds the array's address) */
@@ -240,28 +243,38 @@ size_t radix_s12_limit(int type, int pairs, int path);
 enum { RADIX_S13_NET_1K = 0, RADIX_S13_NET_2K, RADIX_S13_NET_4K, RADIX_S13_S12 };
 size_t radix_s13_limit(int type, int path);
 
+/* s14's paths: a cluster of blocks sorting up to 2048 pairs, up to 4096 keys or pairs (every bit of
+ * 32-bit keys alone or with values, or of 64-bit keys alone), else s13.
+ * radix_s14_limit(type, pairs, path): the largest n that path takes (0: none, it does not fit this
+ * device, which needs sm_90 or later, or that sort never takes it).  Asks the device. */
+enum { RADIX_S14_NET_2K = 0, RADIX_S14_NET_4K, RADIX_S14_S13 };
+size_t radix_s14_limit(int type, int pairs, int path);
+
 /* tuning tables: s2's digit bits 1..5 (the "bathtub"), s3's nWarps x nWork, s5's digit
- * bits and tile shapes, s12's one-block tiles and grids (32-bit and 64-bit keys), s13's networks */
+ * bits and tile shapes, s12's one-block tiles and grids (32-bit and 64-bit keys), s13's networks,
+ * s14's clusters */
 #define RADIX_SRTS_NVARIANTS 5
 #define RADIX_ROWDASK_NVARIANTS 12
 #define RADIX_ONESWEEP_NVARIANTS 44
 #define RADIX_ONESWEEP64_NVARIANTS 10 /* s5's kernels on 64-bit keys */
 #define RADIX_SMALL_NVARIANTS 16
-#define RADIX_NETWORK_NVARIANTS 10
+#define RADIX_NETWORK_NVARIANTS 13
+#define RADIX_CLUSTER_NVARIANTS 6
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];
 extern const radix_step radix_onesweep64_variants[RADIX_ONESWEEP64_NVARIANTS];
 extern const radix_step radix_small_variants[RADIX_SMALL_NVARIANTS];
 extern const radix_step radix_network_variants[RADIX_NETWORK_NVARIANTS];
+extern const radix_step radix_cluster_variants[RADIX_CLUSTER_NVARIANTS];
 
-#define RADIX_NSTEPS 16
+#define RADIX_NSTEPS 17
 extern const radix_step radix_steps[RADIX_NSTEPS];
 
 /* the problems: 32-bit keys (axes type, pairs, begin_bit, end_bit) and 64-bit keys (pairs,
  * begin_bit, end_bit); the ladders over them */
 extern const kit_problem radix_problem32, radix_problem64;
-#define RADIX_NLADDERS 10
+#define RADIX_NLADDERS 12
 #define RADIX_NMAIN 2 /* the 32-bit and 64-bit ladders come first */
 extern const kit_ladder *const radix_ladders[RADIX_NLADDERS];
 

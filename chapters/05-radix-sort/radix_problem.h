@@ -38,10 +38,10 @@ void radix_fill(const kit_problem *P, kit_host *h, const kit_shape *sh, const ki
                 uint64_t seed);
 
 /* the 64-bit ladder's steps (the ones that take u64 keys, and the yardsticks) */
-#define RADIX_NSTEPS64 7
+#define RADIX_NSTEPS64 8
 extern const radix_step radix_steps64[RADIX_NSTEPS64];
 extern const kit_ladder radix_ladder, radix_ladder64, radix_srts_ladder, radix_rowdask_ladder,
     radix_onesweep_ladder, radix_onesweep64_ladder, radix_small_ladder, radix_small64_ladder,
-    radix_network_ladder, radix_network64_ladder;
+    radix_network_ladder, radix_network64_ladder, radix_cluster_ladder, radix_cluster64_ladder;
 
 #endif

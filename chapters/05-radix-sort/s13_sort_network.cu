@@ -21,9 +21,9 @@
 #include "sort_network.cuh"
 
 /* the network's tiles, smallest first: n takes the smallest that holds it (past the largest, s12) */
-typedef sn_tile<256, 4> sn_net_1k;
-typedef sn_tile<512, 4> sn_net_2k;
-typedef sn_tile<512, 8> sn_net_4k;
+typedef sn_tile<256, 4, SN_MERGE_GROUPS, 2> sn_net_1k;
+typedef sn_tile<512, 4, SN_MERGE_GROUPS, 2> sn_net_2k;
+typedef sn_tile<512, 8, SN_MERGE_GROUPS, 2> sn_net_4k;
 
 /* f(policy) for the network path p's tile */
 template <class F>
@@ -56,7 +56,7 @@ static int sn_path(size_t n)
 template <class P>
 static int sn_label_shape(char *b, size_t len)
 {
-    return snprintf(b, len, "%d x %d", P::TBS, P::KPT);
+    return snprintf(b, len, "%d x %d%s", P::TBS, P::KPT, P::MERGE == SN_MERGE_STAGES ? " a stage a barrier" : "");
 }
 
 static int sn_label_step(char *b, size_t len)
@@ -67,7 +67,7 @@ static int sn_label_step(char *b, size_t len)
     m += sn_label_shape<sn_net_2k>(b + m, len - m);
     m += snprintf(b + m, len - m, ", ");
     m += sn_label_shape<sn_net_4k>(b + m, len - m);
-    return m + snprintf(b + m, len - m, "; else s12");
+    return m + snprintf(b + m, len - m, "; merges past a warp in rounds of log2(keys a thread) stages; else s12");
 }
 char radix_s13_param[RADIX_PARAM_LEN];
 [[maybe_unused]] static const int sn_label_written = sn_label_step(radix_s13_param, sizeof radix_s13_param);
@@ -95,32 +95,29 @@ extern "C" size_t radix_s13_limit(int type, int path)
     });
 }
 
-/* one block of tile P sorts n <= P::TILE keys */
-template <class P, int KT>
+/* one block of tile P sorts n <= P::TILE keys (checked, and keys alone on every bit) */
+template <class P>
 static cudaError_t sn_run(const void *keys_in, void *keys_out, size_t n, int type, cudaStream_t s)
 {
-    typedef typename ss_width<KT>::key K;
-    sn_block_kernel<P, KT><<<1, P::TBS, 0, s>>>((const K *)keys_in, (K *)keys_out, (unsigned)n, type);
-    return cudaGetLastError();
+    if (n == 0) return cudaSuccess;
+    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        typedef typename ss_width<KT>::key K;
+        sn_block_kernel<P, KT><<<1, P::TBS, 0, s>>>((const K *)keys_in, (K *)keys_out, (unsigned)n, type);
+        return cudaGetLastError();
+    });
 }
 
 extern "C" cudaError_t radix_s13_sort_network(const void *keys_in, void *keys_out, const uint32_t *vals_in,
                                              uint32_t *vals_out, size_t n, int type, int begin_bit, int end_bit,
                                              void *scratch, cudaStream_t s)
 {
-    int work;
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
                         RADIX_TYPES_ALL, 0));
     const int path = sn_path_rt(n, type, vals_in != NULL, begin_bit, end_bit);
     if (path == RADIX_S13_S12)
         return radix_s12_small_sort(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
-    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0, s, &work));
-    if (!work) return cudaSuccess;
-    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
-        constexpr int KT = decltype(kt)::value;
-        return sn_on_tile(path, [&](auto p) { return sn_run<decltype(p), KT>(keys_in, keys_out, n, type, s); });
-    });
+    return sn_on_tile(path, [&](auto p) { return sn_run<decltype(p)>(keys_in, keys_out, n, type, s); });
 }
 
 /* the network of 4096 keys, for the demo's resource columns */
@@ -135,31 +132,18 @@ extern "C" cudaError_t radix_s13_describe(kit_kernel_desc *d)
 /* ---- tuning table: the network in other tiles.  A row takes keys alone on every bit up to its tile
  * and hands every other sort to s13 (radix.h: every row takes every n). */
 template <class P>
-static size_t sn_tune_scratch(size_t n, int type, int pairs)
-{
-    return radix_s13_sort_network_scratch(n, type, pairs);
-}
-
-template <class P>
 static cudaError_t sn_tune(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                            size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
-    int work;
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
                         RADIX_TYPES_ALL, 0));
     if (n > P::TILE || vals_in || begin_bit != 0 || end_bit != radix_key_bits(type))
         return radix_s13_sort_network(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
-    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0, s, &work));
-    if (!work) return cudaSuccess;
-    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
-        constexpr int KT = decltype(kt)::value;
-        if (!sn_fits<P, KT>()) {
-            kit_set_unsupported("a %u-key network does not fit", P::TILE);
-            return cudaErrorInvalidConfiguration;
-        }
-        return sn_run<P, KT>(keys_in, keys_out, n, type, s);
-    });
+    if (!ss_on_width(type, 0, [](auto kt) { return sn_fits<P, decltype(kt)::value>(); })) {
+        kit_set_unsupported("a %u-key network does not fit", P::TILE);
+        return cudaErrorInvalidConfiguration;
+    }
+    return sn_run<P>(keys_in, keys_out, n, type, s);
 }
 
 /* the same for pairs of 32-bit keys on every bit, by the (key, position) network */
@@ -168,18 +152,15 @@ static cudaError_t sn_tune_pairs(const void *keys_in, void *keys_out, const uint
                                  size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
 {
     static int memo = 0;
-    int work;
     KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
                         RADIX_TYPES_ALL, 0));
     if (n > P::TILE || !vals_in || type == RADIX_U64 || begin_bit != 0 || end_bit != 32)
         return radix_s13_sort_network(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch, s);
-    KIT_TRY(radix_begin(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
-                        RADIX_TYPES_ALL, 0, s, &work));
-    if (!work) return cudaSuccess;
     if (!radix_block_fits(sn_pairs_kernel<P>, 0, &memo)) {
         kit_set_unsupported("a %u-pair network does not fit", P::TILE);
         return cudaErrorInvalidConfiguration;
     }
+    if (n == 0) return cudaSuccess;
     sn_pairs_kernel<P><<<1, P::TBS, 0, s>>>((const uint32_t *)keys_in, (uint32_t *)keys_out, vals_in, vals_out,
                                             (unsigned)n, type);
     return cudaGetLastError();
@@ -210,15 +191,15 @@ static const char *sn_label_row()
 #define SN_ROW_OF(PAIRS, WHAT, RUN, ...)                                                                \
     {{"s13_sort_network", sn_label_row<__VA_ARGS__, PAIRS>(), WHAT, "chapters/05-radix-sort/s13_sort_network.cu", \
       NULL, KIT_STEP_GPU, sn_describe_tile<__VA_ARGS__>, 0, 0},                                             \
-     sn_tune_scratch<__VA_ARGS__>, RUN<__VA_ARGS__>, RADIX_TYPES_ALL, 0}
+     radix_s13_sort_network_scratch, RUN<__VA_ARGS__>, RADIX_TYPES_ALL, 0}
 #define SN_ROW(...) SN_ROW_OF(false, "one block sorts n <= its tile by a network", sn_tune, __VA_ARGS__)
 #define SN_PAIRS_ROW(...) \
     SN_ROW_OF(true, "one block sorts n <= its tile of pairs by a network", sn_tune_pairs, __VA_ARGS__)
 
 extern "C" const radix_step radix_network_variants[RADIX_NETWORK_NVARIANTS] = {
-    SN_ROW(sn_tile<128, 8>),  SN_ROW(sn_net_1k),        /* 1024 keys */
-    SN_ROW(sn_tile<256, 8>),  SN_ROW(sn_net_2k),        /* 2048 keys */
-    SN_ROW(sn_tile<256, 16>), SN_ROW(sn_net_4k),        /* 4096 keys */
-    SN_ROW(sn_tile<1024, 4>),
+    SN_ROW(sn_tile<128, 8, SN_MERGE_GROUPS, 2>),  SN_ROW(sn_net_1k), SN_ROW(sn_tile<256, 4>),    /* 1024 keys */
+    SN_ROW(sn_tile<256, 8, SN_MERGE_GROUPS, 2>),  SN_ROW(sn_net_2k), SN_ROW(sn_tile<512, 4>),    /* 2048 keys */
+    SN_ROW(sn_tile<256, 16, SN_MERGE_GROUPS, 2>), SN_ROW(sn_net_4k), SN_ROW(sn_tile<512, 8>),    /* 4096 keys */
+    SN_ROW(sn_tile<1024, 4, SN_MERGE_GROUPS, 2>),
     SN_PAIRS_ROW(sn_net_1k),  SN_PAIRS_ROW(sn_net_2k),  SN_PAIRS_ROW(sn_net_4k), /* pairs, stable */
 };

@@ -18,16 +18,33 @@
 
 #include "small_sort.cuh"
 
-/* a tile: TBS threads x KPT keys a thread, both powers of two */
-template <int TBS_, int KPT_>
+/* how a merge does its strides past a warp's run: one stage at a time in shared memory, a barrier
+ * each (SN_MERGE_STAGES), or log2 KPT stages a round, a thread's KPT items regrouped so that they are
+ * the elements those stages compare (SN_MERGE_GROUPS, sn_merge_groups) */
+enum sn_merge { SN_MERGE_STAGES, SN_MERGE_GROUPS };
+
+/* a tile: TBS threads x KPT keys a thread, both powers of two; BUFS tiles of shared memory for the
+ * grouped merge (2: each round writes the other one, so that no barrier is needed before the next
+ * merge overwrites the one just read; taken where two fit the static 48 KiB) */
+template <int TBS_, int KPT_, sn_merge MERGE_ = SN_MERGE_STAGES, int BUFS_ = 1>
 struct sn_tile {
     static constexpr int TBS = TBS_;
     static constexpr int KPT = KPT_;
+    static constexpr sn_merge MERGE = MERGE_;
+    static constexpr int BUFS = BUFS_;
     static constexpr int WARP_ITEMS = 32 * KPT; /* a warp's run: the strides below it need no barrier */
     static constexpr unsigned TILE = (unsigned)TBS * KPT;
     static_assert(TBS % 32 == 0 && TBS <= 1024 && (TBS & (TBS - 1)) == 0, "whole warps, a power of two");
     static_assert(KPT >= 2 && (KPT & (KPT - 1)) == 0, "a power of two keys a thread");
+    static_assert(BUFS == 1 || (BUFS == 2 && MERGE == SN_MERGE_GROUPS), "two buffers for the grouped merge");
 };
+
+/* the shared-memory tiles a block of tile P sorting words of B bytes takes, with EXTRA bytes beside */
+template <class P, int B, int EXTRA = 0>
+static constexpr __host__ __device__ int sn_bufs()
+{
+    return P::BUFS == 2 && 2 * P::TILE * B + EXTRA <= 48 * 1024 ? 2 : 1;
+}
 
 template <class K>
 static __device__ __forceinline__ void sn_cas(K &lo, K &hi)
@@ -45,6 +62,16 @@ static __device__ __forceinline__ void sn_stage_lane(T (&x)[KPT])
 #pragma unroll
     for (int i = 0; i < KPT; i++)
         if ((i & J) == 0) sn_cas(x[i], x[MIRROR ? i ^ (K - 1) : i | J]);
+}
+
+/* the half-cleaners of item strides J .. 1 in registers */
+template <int KPT, int J, class T>
+static __device__ __forceinline__ void sn_clean_lane(T (&x)[KPT])
+{
+    if constexpr (J >= 1) {
+        sn_stage_lane<KPT, 0, J, false>(x);
+        sn_clean_lane<KPT, J / 2>(x);
+    }
 }
 
 /* the same between lanes: the partner's item, from the lane whose index differs in the bits of the
@@ -71,12 +98,12 @@ static __device__ __forceinline__ void sn_stage_warp(T (&x)[KPT], unsigned lane)
 }
 
 /* the half-cleaners of strides J .. 1 */
-template <int KPT, int K, int J, class T>
+template <int KPT, int J, class T>
 static __device__ __forceinline__ void sn_clean_warp(T (&x)[KPT], unsigned lane)
 {
     if constexpr (J >= 1) {
-        sn_stage_warp<KPT, K, J, false>(x, lane);
-        sn_clean_warp<KPT, K, J / 2>(x, lane);
+        sn_stage_warp<KPT, 0, J, false>(x, lane);
+        sn_clean_warp<KPT, J / 2>(x, lane);
     }
 }
 
@@ -85,7 +112,7 @@ template <int KPT, int K, class T>
 static __device__ __forceinline__ void sn_sort_warp(T (&x)[KPT], unsigned lane)
 {
     sn_stage_warp<KPT, K, K / 2, true>(x, lane);
-    sn_clean_warp<KPT, K, K / 4>(x, lane);
+    sn_clean_warp<KPT, K / 4>(x, lane);
     if constexpr (2 * K <= 32 * KPT) sn_sort_warp<KPT, 2 * K>(x, lane);
 }
 
@@ -107,14 +134,92 @@ static __device__ __forceinline__ void sn_stage_block(T *s, unsigned k, unsigned
     }
 }
 
-/* the thread's items x sorted with the block's: on return s[e] is element e of the sorted tile (and a
- * barrier since) */
-template <class P, class T>
-static __device__ __forceinline__ void sn_sort_block(T (&x)[P::KPT], T *s)
+/* A round of merge K in shared memory on the strides JH .. JL = 2 JH / KPT, each thread's KPT items
+ * the elements those strides compare, so the round's log2 KPT stages run in registers (sn_stage_lane
+ * on the item index).  The mirror round (JH = K / 2): the thread of offset b in its run of K holds
+ * b + m JL for m < KPT / 2 and its mirror group's (JL - 1 - b) + m JL for m >= KPT / 2, so that item
+ * m's mirror e ^ (K - 1) is item KPT - 1 - m; a half-cleaner round: the thread holds b + m JL in its
+ * segment of KPT JL.  Consecutive threads take consecutive offsets: no bank conflict for JL >= 32. */
+template <class P, unsigned K, unsigned JH, class T>
+static __device__ __forceinline__ void sn_merge_round(const T *src, T *dst)
 {
     constexpr int KPT = P::KPT;
-    const unsigned lane = threadIdx.x & 31u, mine = (threadIdx.x >> 5) * P::WARP_ITEMS + lane * KPT;
-    sn_sort_warp<KPT, 2>(x, lane);
+    constexpr bool MIRROR = JH == K / 2;
+    constexpr unsigned JL = 2 * JH / KPT, SEG = KPT * JL;
+    const unsigned t = threadIdx.x, b = t % JL, base = t / JL * SEG;
+    unsigned a[KPT];
+    T x[KPT];
+#pragma unroll
+    for (int m = 0; m < KPT; m++) a[m] = base + (MIRROR && m >= KPT / 2 ? JL - 1 - b : b) + m * JL;
+#pragma unroll
+    for (int m = 0; m < KPT; m++) x[m] = src[a[m]];
+    if constexpr (MIRROR) sn_stage_lane<KPT, KPT, KPT / 2, true>(x);
+    else sn_stage_lane<KPT, 0, KPT / 2, false>(x);
+    sn_clean_lane<KPT, KPT / 4>(x);
+#pragma unroll
+    for (int m = 0; m < KPT; m++) dst[a[m]] = x[m];
+}
+
+/* 1 when a round of top stride JH runs in shared memory: while the strides are past the warp's run,
+ * and then while the round's lowest stride is at least 32 (bank-conflict free) */
+template <class P>
+static constexpr __host__ __device__ bool sn_round_in_smem(unsigned jh)
+{
+    return jh >= (unsigned)P::WARP_ITEMS || 2 * jh / P::KPT >= 32;
+}
+
+/* strides JH .. 1 of merge K (K = 0: half-cleaners only), the elements in tile cur: rounds in shared
+ * memory, each into the other tile oth where there are two (then cur and oth swap), then the strides
+ * left in the warp; x in the warp layout after, read from cur */
+template <class P, unsigned K, unsigned JH, class T>
+static __device__ __forceinline__ void sn_merge_rounds(T (&x)[P::KPT], T *&cur, T *&oth, unsigned lane,
+                                                       unsigned mine)
+{
+    constexpr int KPT = P::KPT;
+    if constexpr (sn_round_in_smem<P>(JH)) {
+        sn_merge_round<P, K, JH>(cur, oth);
+        __syncthreads();
+        T *t = cur;
+        cur = oth;
+        oth = t;
+        sn_merge_rounds<P, K, JH / KPT>(x, cur, oth, lane, mine);
+    } else {
+#pragma unroll
+        for (int i = 0; i < KPT; i++) x[i] = cur[mine + i];
+        if constexpr (JH >= 1) sn_clean_warp<KPT, JH>(x, lane);
+        /* one tile: every thread has its items before the next merge overwrites it */
+        if (cur == oth) __syncthreads();
+    }
+}
+
+/* x stored to the tile not read last (oth), which becomes cur; a barrier since */
+template <class P, class T>
+static __device__ __forceinline__ void sn_put(const T (&x)[P::KPT], T *&cur, T *&oth, unsigned mine)
+{
+    T *t = oth;
+    oth = cur;
+    cur = t;
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) cur[mine + i] = x[i];
+    __syncthreads();
+}
+
+/* merges K, 2K, .. TILE by rounds; on return cur holds the sorted tile */
+template <class P, unsigned K, class T>
+static __device__ __forceinline__ void sn_merge_groups(T (&x)[P::KPT], T *&cur, T *&oth, unsigned lane, unsigned mine)
+{
+    sn_put<P>(x, cur, oth, mine);
+    if constexpr (K <= P::TILE) {
+        sn_merge_rounds<P, K, K / 2>(x, cur, oth, lane, mine);
+        sn_merge_groups<P, 2 * K>(x, cur, oth, lane, mine);
+    }
+}
+
+/* merges 2 WARP_ITEMS .. TILE one stage at a time: x in the warp layout before and after */
+template <class P, class T>
+static __device__ __forceinline__ void sn_merge_stages(T (&x)[P::KPT], T *s, unsigned lane, unsigned mine)
+{
+    constexpr int KPT = P::KPT;
 #pragma unroll 1
     for (unsigned k = 2 * P::WARP_ITEMS; k <= P::TILE; k *= 2) {
 #pragma unroll
@@ -126,12 +231,29 @@ static __device__ __forceinline__ void sn_sort_block(T (&x)[P::KPT], T *s)
         }
 #pragma unroll
         for (int i = 0; i < KPT; i++) x[i] = s[mine + i];
-        sn_clean_warp<KPT, 0, 16 * KPT>(x, lane);
+        sn_clean_warp<KPT, 16 * KPT>(x, lane);
         __syncthreads(); /* every thread has its items before the next merge overwrites s */
     }
+}
+
+/* the thread's items x sorted with the block's, s holding BUFS tiles: returns the tile that holds
+ * the sorted elements (and a barrier since) */
+template <class P, int BUFS, class T>
+static __device__ __forceinline__ T *sn_sort_block(T (&x)[P::KPT], T *s)
+{
+    constexpr int KPT = P::KPT;
+    const unsigned lane = threadIdx.x & 31u, mine = (threadIdx.x >> 5) * P::WARP_ITEMS + lane * KPT;
+    T *cur = s, *oth = s + (BUFS - 1) * P::TILE;
+    sn_sort_warp<KPT, 2>(x, lane);
+    if constexpr (P::MERGE == SN_MERGE_GROUPS) {
+        sn_merge_groups<P, 2 * P::WARP_ITEMS>(x, cur, oth, lane, mine);
+        return cur;
+    }
+    sn_merge_stages<P>(x, s, lane, mine);
 #pragma unroll
     for (int i = 0; i < KPT; i++) s[mine + i] = x[i];
     __syncthreads();
+    return s;
 }
 
 /* n <= TILE keys of type type sorted by one block, keys_in -> keys_out */
@@ -141,7 +263,8 @@ __global__ void __launch_bounds__(P::TBS)
                     int type)
 {
     typedef typename ss_width<KT>::key K;
-    __shared__ __align__(16) K s[P::TILE];
+    constexpr int BUFS = sn_bufs<P, sizeof(K)>();
+    __shared__ __align__(16) K s[BUFS * P::TILE];
     K x[P::KPT];
     /* the loads warp-striped (each instruction 32 consecutive keys): which element a key starts as does
      * not matter to a sorting network */
@@ -151,11 +274,11 @@ __global__ void __launch_bounds__(P::TBS)
         const unsigned p = first + i * 32u;
         x[i] = p < n ? ss_image(keys_in[p], type) : ~(K)0;
     }
-    sn_sort_block<P>(x, s);
+    const K *r = sn_sort_block<P, BUFS>(x, s);
 #pragma unroll
     for (int i = 0; i < P::KPT; i++) {
         const unsigned p = i * P::TBS + threadIdx.x;
-        if (p < n) keys_out[p] = ss_unimage(s[p], type);
+        if (p < n) keys_out[p] = ss_unimage(r[p], type);
     }
 }
 
@@ -168,7 +291,8 @@ __global__ void __launch_bounds__(P::TBS)
                     uint32_t *vals_out, unsigned n, int type)
 {
     typedef unsigned long long W;
-    __shared__ __align__(16) W s[P::TILE];
+    constexpr int BUFS = sn_bufs<P, sizeof(W)>();
+    __shared__ __align__(16) W s[BUFS * P::TILE];
     W x[P::KPT];
     const unsigned first = (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
 #pragma unroll
@@ -176,16 +300,139 @@ __global__ void __launch_bounds__(P::TBS)
         const unsigned p = first + i * 32u;
         x[i] = p < n ? (W)ss_image(keys_in[p], type) << 32 | p : ~(W)0;
     }
-    sn_sort_block<P>(x, s);
+    const W *r = sn_sort_block<P, BUFS>(x, s);
 #pragma unroll
     for (int i = 0; i < P::KPT; i++) {
         const unsigned p = i * P::TBS + threadIdx.x;
         if (p < n) {
-            const W w = s[p];
+            const W w = r[p];
             keys_out[p] = ss_unimage((uint32_t)(w >> 32), type);
             vals_out[p] = vals_in[(uint32_t)w];
         }
     }
+}
+
+/* ---- a cluster of CL blocks (sm_90 and later): block r sorts elements r TILE .. (r + 1) TILE - 1 of
+ * the network as above, then the merges of runs of 2, 4, .. CL tiles.  A merge's strides of a tile and
+ * more pair element e of block r with element e (or, the mirror stage, TILE - 1 - e) of block r ^ (its
+ * block bits): each block reads its partner's tile through distributed shared memory and writes what it
+ * keeps to its own other tile, a cluster barrier between stages; the strides below a tile are the
+ * block's own rounds.  Two tiles a block: a stage reads one and writes the other, so one barrier a
+ * stage orders both the partner's writes before the reads and the reads before the next writes. */
+template <class P, int CL, class T>
+static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    const unsigned r = cl.block_rank(), lane = threadIdx.x & 31u;
+    const unsigned mine = (threadIdx.x >> 5) * P::WARP_ITEMS + lane * P::KPT;
+    T *cur = sn_sort_block<P, 2>(x, s);
+    T *oth = cur == s ? s + P::TILE : s;
+#pragma unroll 1
+    for (unsigned kb = 2; kb <= (unsigned)CL; kb *= 2) {
+        if (kb > 2) {
+#pragma unroll
+            for (int i = 0; i < P::KPT; i++) oth[mine + i] = x[i];
+            T *t = cur;
+            cur = oth;
+            oth = t;
+        }
+#pragma unroll 1
+        for (unsigned jb = kb / 2; jb >= 1; jb /= 2) {
+            const bool mirror = jb == kb / 2;
+            const unsigned partner = mirror ? r ^ (kb - 1) : r ^ jb;
+            const bool lower = r < partner;
+            cl.sync(); /* the partner's tile written; every read of the tile written below done */
+            const T *far = cl.map_shared_rank(cur, partner);
+#pragma unroll
+            for (int i = 0; i < P::KPT; i++) {
+                const unsigned p = i * P::TBS + threadIdx.x;
+                const T a = cur[p], b = far[mirror ? P::TILE - 1 - p : p];
+                oth[p] = lower == (a < b) ? a : b;
+            }
+            T *t = cur;
+            cur = oth;
+            oth = t;
+        }
+        cl.sync(); /* the last stage's writes seen, and no block reads this one's tiles any more */
+        sn_merge_rounds<P, 0, P::TILE / 2>(x, cur, oth, lane, mine);
+    }
+    sn_put<P>(x, cur, oth, mine);
+    return cur;
+#else
+    (void)x;
+    __trap();
+    return s;
+#endif
+}
+
+/* n <= CL TILE keys sorted by a cluster of CL blocks (launched by sn_launch_cluster) */
+template <class P, int CL, int KT>
+__global__ void __launch_bounds__(P::TBS)
+    sn_cluster_kernel(const typename ss_width<KT>::key *keys_in, typename ss_width<KT>::key *keys_out, unsigned n,
+                      int type)
+{
+    typedef typename ss_width<KT>::key K;
+    __shared__ __align__(16) K s[2 * P::TILE];
+    K x[P::KPT];
+    const unsigned base = blockIdx.x * P::TILE, first = base + (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = first + i * 32u;
+        x[i] = p < n ? ss_image(keys_in[p], type) : ~(K)0;
+    }
+    const K *r = sn_sort_cluster<P, CL>(x, s);
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = base + i * P::TBS + threadIdx.x;
+        if (p < n) keys_out[p] = ss_unimage(r[p - base], type);
+    }
+}
+
+/* the same for pairs of 32-bit keys, stable, by (key, position) words */
+template <class P, int CL>
+__global__ void __launch_bounds__(P::TBS)
+    sn_cluster_pairs_kernel(const uint32_t *keys_in, uint32_t *keys_out, const uint32_t *__restrict__ vals_in,
+                            uint32_t *vals_out, unsigned n, int type)
+{
+    typedef unsigned long long W;
+    __shared__ __align__(16) W s[2 * P::TILE];
+    W x[P::KPT];
+    const unsigned base = blockIdx.x * P::TILE, first = base + (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = first + i * 32u;
+        x[i] = p < n ? (W)ss_image(keys_in[p], type) << 32 | p : ~(W)0;
+    }
+    const W *r = sn_sort_cluster<P, CL>(x, s);
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = base + i * P::TBS + threadIdx.x;
+        if (p < n) {
+            const W w = r[p - base];
+            keys_out[p] = ss_unimage((uint32_t)(w >> 32), type);
+            vals_out[p] = vals_in[(uint32_t)w];
+        }
+    }
+}
+
+/* kernel f on one cluster of CL blocks of TBS threads */
+template <class... A, class... B>
+static cudaError_t sn_launch_cluster(void (*f)(A...), int cl, int tbs, cudaStream_t st, B... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = (unsigned)cl;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)cl);
+    cfg.blockDim = dim3((unsigned)tbs);
+    cfg.stream = st;
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, f, (A)args...);
 }
 
 #endif

@@ -65,6 +65,9 @@ const radix_step radix_steps[RADIX_NSTEPS] = {
     GPU_STEP(s13_sort_network, radix_s13_param,
              "small sorts of keys alone: a sorting network in registers instead of radix passes; else s12",
              radix_s13_describe, s13_sort_network, RADIX_TYPES_ALL, 0),
+    GPU_STEP(s14_cluster_network, radix_s14_param,
+             "the network over a cluster of SMs through distributed shared memory, for keys and pairs; else s13",
+             radix_s14_describe, s14_cluster_network, RADIX_TYPES_ALL, 0),
     /* the ladder's GPU steps end here: a step added after the last of them goes above this line */
     CUB_STEP,
     THRUST_STEP,
@@ -84,6 +87,9 @@ const radix_step radix_steps64[RADIX_NSTEPS64] = {
     GPU_STEP(s13_sort_network, radix_s13_param,
              "small sorts of 64-bit keys alone: a sorting network in registers; else s12",
              radix_s13_describe, s13_sort_network, RADIX_TYPES_ALL, 0),
+    GPU_STEP(s14_cluster_network, radix_s14_param,
+             "the network over a cluster of SMs, 64-bit keys alone; else s13",
+             radix_s14_describe, s14_cluster_network, RADIX_TYPES_ALL, 0),
     CUB_STEP,
     THRUST_STEP,
 };
@@ -438,9 +444,13 @@ const kit_ladder radix_network_ladder = LADDER("radix-network", "s13's networks 
                                                radix_network_variants, RADIX_NETWORK_NVARIANTS, radix_problem32);
 const kit_ladder radix_network64_ladder = LADDER("radix64-network", "s13's networks in other tiles, 64-bit keys",
                                                  radix_network_variants, RADIX_NETWORK_NVARIANTS, radix_problem64);
+const kit_ladder radix_cluster_ladder = LADDER("radix-cluster", "s14's networks over other clusters",
+                                               radix_cluster_variants, RADIX_CLUSTER_NVARIANTS, radix_problem32);
+const kit_ladder radix_cluster64_ladder = LADDER("radix64-cluster", "s14's networks over other clusters, 64-bit keys",
+                                                 radix_cluster_variants, RADIX_CLUSTER_NVARIANTS, radix_problem64);
 
 const kit_ladder *const radix_ladders[RADIX_NLADDERS] = {
     &radix_ladder,         &radix_ladder64,        &radix_srts_ladder,  &radix_rowdask_ladder,
     &radix_onesweep_ladder, &radix_onesweep64_ladder, &radix_small_ladder, &radix_small64_ladder,
-    &radix_network_ladder, &radix_network64_ladder,
+    &radix_network_ladder, &radix_network64_ladder, &radix_cluster_ladder, &radix_cluster64_ladder,
 };

@@ -1,0 +1,255 @@
+/* s14 - s13's network spread over a cluster of blocks (sm_90 and later): 4096 keys on two or four SMs
+ * instead of one, and pairs by a stable network; every other sort is s13's.
+ *
+ * What changed versus s13: s13 sorts a tile in one block, so a 4096-key network runs on one SM, whose
+ * four schedulers issue every compare of it, and pairs never take a network at all.  A thread-block
+ * cluster (sm_90) is a group of blocks on neighbouring SMs that may read each other's shared memory
+ * (distributed shared memory) and wait at one barrier.  s14 gives each block of the cluster a tile of
+ * the network: the blocks sort their tiles as s13 does, then the merges across tiles pair element e
+ * of one block with element e (or, the mirror stage, its mirror) of its partner block, which each
+ * block reads from its partner's shared memory; the strides below a tile are again the block's own
+ * (sort_network.cuh, sn_sort_cluster).  Pairs take the network as (key image, position) words, so that
+ * equal keys keep their order, and fetch each value by position at the end.
+ * Why it is faster: the network's compares spread over the cluster's SMs, and a tile of a cluster
+ * is the small tile that s13 sorts fastest; a merge across tiles costs one cluster barrier a stage.
+ * What still limits it: every stage across tiles waits at a cluster barrier, so a cluster of four
+ * pays three barriers more than one of two; and pairs compare 64-bit words, twice the bits of keys. */
+#include "sort_network.cuh"
+
+/* the tiles a cluster's blocks sort, and how many blocks */
+template <class P, int CL_>
+struct sn_cluster {
+    typedef P tile;
+    static constexpr int CL = CL_;
+    static constexpr unsigned N = CL_ * P::TILE;
+    static_assert(CL_ >= 2 && CL_ <= 8 && (CL_ & (CL_ - 1)) == 0, "a portable cluster of 2, 4 or 8 blocks");
+};
+typedef sn_cluster<sn_tile<512, 4, SN_MERGE_GROUPS, 2>, 2> sc_keys_4k;  /* 32-bit keys alone */
+typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_wide_4k;  /* 64-bit keys alone */
+typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 2> sc_pairs_2k; /* pairs, to 2048 */
+typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_pairs_4k; /* pairs, to 4096 */
+
+/* the kernel of cluster C for key type KT, keys alone or pairs */
+template <class C, int KT, bool PAIRS>
+static const void *sc_kernel()
+{
+    if constexpr (PAIRS) return (const void *)sn_cluster_pairs_kernel<typename C::tile, C::CL>;
+    else return (const void *)sn_cluster_kernel<typename C::tile, C::CL, KT>;
+}
+
+/* 1 when this device runs cluster C's kernel: sm_90 or later (the profile's, where one is set),
+ * the kernel built for it, and a whole cluster resident at once; asked once per device */
+template <class C, int KT, bool PAIRS>
+static int sc_fits()
+{
+    static int memo = 0;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (memo / 2 != dev + 1) {
+        const kit_device *d;
+        struct cudaFuncAttributes fa;
+        int fit = 0, clusters = 0, attr = 0;
+        const void *k = sc_kernel<C, KT, PAIRS>();
+        if (kit_device_get(&d) == cudaSuccess && d->cc_major >= 9 &&
+            cudaDeviceGetAttribute(&attr, cudaDevAttrClusterLaunch, dev) == cudaSuccess && attr &&
+            cudaFuncGetAttributes(&fa, k) == cudaSuccess && fa.binaryVersion >= 90 && fa.ptxVersion >= 90 &&
+            radix_block_fits_now(k, 0, 1)) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = (unsigned)C::CL;
+            at[0].val.clusterDim.y = at[0].val.clusterDim.z = 1;
+            cfg.gridDim = dim3((unsigned)C::CL);
+            cfg.blockDim = dim3((unsigned)C::tile::TBS);
+            cfg.attrs = at;
+            cfg.numAttrs = 1;
+            fit = cudaOccupancyMaxActiveClusters(&clusters, k, &cfg) == cudaSuccess && clusters >= 1;
+        }
+        (void)cudaGetLastError();
+        memo = (dev + 1) * 2 + fit;
+    }
+    return memo & 1;
+}
+
+/* f(cluster) for path p of width KT, keys alone or pairs (RADIX_S14_S13: none) */
+template <int KT, bool PAIRS, class R, class F>
+static R sc_on_path(int p, R other, F f)
+{
+    if constexpr (PAIRS) {
+        if (p == RADIX_S14_NET_2K) return f(sc_pairs_2k{});
+        if (p == RADIX_S14_NET_4K) return f(sc_pairs_4k{});
+    } else if (p == RADIX_S14_NET_4K) {
+        if constexpr (KT == RADIX_U64) return f(sc_wide_4k{});
+        else return f(sc_keys_4k{});
+    }
+    return other;
+}
+
+/* the path n takes: the smallest cluster that holds n where s13's largest network does not (keys
+ * alone) or past one block's 1024 pairs (pairs); s13 where none does or where it does not fit */
+template <int KT, bool PAIRS>
+static int sc_path(size_t n)
+{
+    const size_t low = PAIRS ? 1024 : 2048;
+    int p;
+    if (n <= low || n > sc_pairs_4k::N) return RADIX_S14_S13;
+    p = PAIRS && n <= sc_pairs_2k::N ? RADIX_S14_NET_2K : RADIX_S14_NET_4K;
+    return sc_on_path<KT, PAIRS>(p, 0, [](auto c) { return sc_fits<decltype(c), KT, PAIRS>(); }) ? p : RADIX_S14_S13;
+}
+
+/* the path of this sort at run time: only every bit of 32-bit keys (alone or with values) or of
+ * 64-bit keys alone */
+static int sc_path_rt(size_t n, int type, int pairs, int begin_bit, int end_bit)
+{
+    if (begin_bit != 0 || end_bit != radix_key_bits(type) || (pairs && type == RADIX_U64)) return RADIX_S14_S13;
+    return ss_on_width(type, (int)RADIX_S14_S13, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        return pairs ? sc_path<KT, true>(n) : sc_path<KT, false>(n);
+    });
+}
+
+static int sc_label_step(char *b, size_t len)
+{
+    auto shape = [&](int m, auto c) {
+        typedef decltype(c) C;
+        return snprintf(b + m, len - m, "%d x (%d x %d)", C::CL, C::tile::TBS, C::tile::KPT);
+    };
+    int m = snprintf(b, len, "cluster (sm_90+) of blocks sharing one network: keys alone ");
+    m += shape(m, sc_keys_4k{});
+    m += snprintf(b + m, len - m, ", 64-bit ");
+    m += shape(m, sc_wide_4k{});
+    m += snprintf(b + m, len - m, ", pairs as (key, position) words ");
+    m += shape(m, sc_pairs_2k{});
+    m += snprintf(b + m, len - m, ", ");
+    m += shape(m, sc_pairs_4k{});
+    return m + snprintf(b + m, len - m, "; else s13");
+}
+char radix_s14_param[RADIX_PARAM_LEN];
+[[maybe_unused]] static const int sc_label_written = sc_label_step(radix_s14_param, sizeof radix_s14_param);
+
+/* s13's scratch (which is s12's): s14 may hand any sort of this n to it; the clusters use none */
+extern "C" size_t radix_s14_cluster_network_scratch(size_t n, int type, int pairs)
+{
+    return radix_s13_sort_network_scratch(n, type, pairs);
+}
+
+extern "C" size_t radix_s14_limit(int type, int pairs, int path)
+{
+    if (path < RADIX_S14_NET_2K || path > RADIX_S14_NET_4K || type < 0 || type >= RADIX_NTYPES) return 0;
+    if (pairs && type == RADIX_U64) return 0;
+    return ss_on_width(type, (size_t)0, [&](auto kt) -> size_t {
+        constexpr int KT = decltype(kt)::value;
+        auto top = [&](auto pr) -> size_t {
+            constexpr bool PR = decltype(pr)::value;
+            const size_t t = sc_on_path<KT, PR>(path, (size_t)0, [](auto c) { return (size_t)decltype(c)::N; });
+            return t && sc_path<KT, PR>(t) == path ? t : 0;
+        };
+        return pairs ? top(std::true_type{}) : top(std::false_type{});
+    });
+}
+
+/* cluster C sorts n <= C::N keys (or pairs) */
+template <class C, int KT, bool PAIRS>
+static cudaError_t sc_run(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                          size_t n, int type, cudaStream_t s)
+{
+    typedef typename ss_width<KT>::key K;
+    typedef typename C::tile P;
+    if constexpr (PAIRS)
+        return sn_launch_cluster(sn_cluster_pairs_kernel<P, C::CL>, C::CL, P::TBS, s, (const uint32_t *)keys_in,
+                                 (uint32_t *)keys_out, vals_in, vals_out, (unsigned)n, type);
+    else
+        return sn_launch_cluster(sn_cluster_kernel<P, C::CL, KT>, C::CL, P::TBS, s, (const K *)keys_in,
+                                 (K *)keys_out, (unsigned)n, type);
+}
+
+extern "C" cudaError_t radix_s14_cluster_network(const void *keys_in, void *keys_out, const uint32_t *vals_in,
+                                                uint32_t *vals_out, size_t n, int type, int begin_bit,
+                                                int end_bit, void *scratch, cudaStream_t s)
+{
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0));
+    const bool pairs = vals_in != NULL;
+    const int path = sc_path_rt(n, type, pairs, begin_bit, end_bit);
+    if (path == RADIX_S14_S13)
+        return radix_s13_sort_network(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                                      s);
+    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        auto run = [&](auto pr) {
+            constexpr bool PR = decltype(pr)::value;
+            return sc_on_path<KT, PR>(path, cudaErrorInvalidValue, [&](auto c) {
+                return sc_run<decltype(c), KT, PR>(keys_in, keys_out, vals_in, vals_out, n, type, s);
+            });
+        };
+        return pairs ? run(std::true_type{}) : run(std::false_type{});
+    });
+}
+
+/* one block of the 4096-key cluster, for the demo's resource columns */
+extern "C" cudaError_t radix_s14_describe(kit_kernel_desc *d)
+{
+    d->func = (const void *)sn_cluster_kernel<sc_keys_4k::tile, sc_keys_4k::CL, RADIX_U32>;
+    d->block_threads = sc_keys_4k::tile::TBS;
+    d->dyn_smem = 0;
+    return cudaSuccess;
+}
+
+/* ---- tuning table: other clusters.  A row takes its sorts (keys alone of either width, or pairs of
+ * 32-bit keys, on every bit) up to its cluster's n and hands every other sort to s14. */
+template <class C, bool PAIRS>
+static cudaError_t sc_tune(const void *keys_in, void *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                           size_t n, int type, int begin_bit, int end_bit, void *scratch, cudaStream_t s)
+{
+    KIT_TRY(radix_check(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                        RADIX_TYPES_ALL, 0));
+    if (n > C::N || (vals_in != NULL) != PAIRS || (PAIRS && type == RADIX_U64) || begin_bit != 0 ||
+        end_bit != radix_key_bits(type))
+        return radix_s14_cluster_network(keys_in, keys_out, vals_in, vals_out, n, type, begin_bit, end_bit, scratch,
+                                         s);
+    return ss_on_width(type, cudaErrorInvalidValue, [&](auto kt) {
+        constexpr int KT = decltype(kt)::value;
+        if (!sc_fits<C, KT, PAIRS>()) {
+            kit_set_unsupported("a cluster of %d blocks does not run on this device", C::CL);
+            return cudaErrorInvalidConfiguration;
+        }
+        if (n == 0) return cudaSuccess;
+        return sc_run<C, KT, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, type, s);
+    });
+}
+
+template <class C>
+static cudaError_t sc_describe_row(kit_kernel_desc *d)
+{
+    d->func = (const void *)sn_cluster_kernel<typename C::tile, C::CL, RADIX_U32>;
+    d->block_threads = C::tile::TBS;
+    d->dyn_smem = 0;
+    return cudaSuccess;
+}
+
+template <class C, bool PAIRS>
+static const char *sc_label_row()
+{
+    static char b[96];
+    if (!b[0])
+        snprintf(b, sizeof b, "cluster %d x (%d x %d), %s; s14 past it", C::CL, C::tile::TBS, C::tile::KPT,
+                 PAIRS ? "pairs as (key, position) words" : "keys alone");
+    return b;
+}
+
+#define SC_ROW(PAIRS, CL, TBS, KPT)                                                                             \
+    {{"s14_cluster_network", sc_label_row<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>, PAIRS>(),   \
+      PAIRS ? "a cluster of blocks sorts n <= its tiles of pairs by one network"                               \
+            : "a cluster of blocks sorts n <= its tiles by one network",                                       \
+      "chapters/05-radix-sort/s14_cluster_network.cu", NULL, KIT_STEP_GPU,                                     \
+      sc_describe_row<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>>, 0, 0},                          \
+     radix_s14_cluster_network_scratch, sc_tune<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>, PAIRS>, \
+     RADIX_TYPES_ALL, 0}
+
+extern "C" const radix_step radix_cluster_variants[RADIX_CLUSTER_NVARIANTS] = {
+    SC_ROW(false, 2, 256, 8), SC_ROW(false, 2, 512, 4), SC_ROW(false, 4, 256, 4), SC_ROW(false, 8, 128, 4),
+    SC_ROW(true, 2, 512, 4),  SC_ROW(true, 8, 128, 4),
+};
