@@ -1,5 +1,6 @@
-/* sort_network.cuh - s13's device half (s13_sort_network.cu has the lesson and the host's choice): one
- * block sorts up to TBS x KPT keys with a bitonic sorting network, most of its stages in registers.
+/* sort_network.cuh - s13's and s14's device half (their .cu files have the lessons and the host's
+ * choices): one block, or a cluster of blocks, sorts a tile of TBS x KPT keys a block with a bitonic
+ * sorting network, most of its stages in registers.
  *
  * The network: element e (0 .. TILE - 1) is item e % KPT of lane (e / KPT) % 32 of warp e / (32 KPT),
  * so a thread's KPT items are consecutive elements and a warp's 32 KPT items a consecutive run.  For
@@ -9,10 +10,13 @@
  * needs a direction.  Where the partner is:
  *   j < KPT          the same thread: two registers (sn_stage_lane)
  *   j < 32 KPT       another lane of the warp: __shfl_xor_sync on the lane's bits (sn_stage_shfl)
- *   j >= 32 KPT      another warp: shared memory, a barrier between stages (sn_stage_block)
+ *   j >= 32 KPT      another warp: shared memory, log2 KPT stages a barrier (sn_merge_round; the
+ *                    first form, a stage a barrier, is sn_stage_block, kept for the tuning table)
+ *   j >= TILE        another block of the cluster: its shared memory (sn_sort_cluster)
  * The keys are images (radix_keys.cuh), compared as unsigned integers, and the pads past n are all
  * ones: they sort after every key, and the block stores only the first n.  The network is not stable,
- * which only keys alone over every bit allow (equal images are equal keys). */
+ * which only keys alone over every bit allow (equal images are equal keys); pairs sort (key image,
+ * position) words, which are all distinct. */
 #ifndef SORT_NETWORK_CUH
 #define SORT_NETWORK_CUH
 
@@ -256,6 +260,42 @@ static __device__ __forceinline__ T *sn_sort_block(T (&x)[P::KPT], T *s)
     return s;
 }
 
+/* a block's KPT items a thread from elements base .. base + TILE - 1, warp-striped (each instruction
+ * 32 consecutive elements: which element a key starts as does not matter to a sorting network): key
+ * images, or (PAIRS) image and position words; the pads past n all ones */
+template <class P, bool PAIRS, class K, class W>
+static __device__ __forceinline__ void sn_load(W (&x)[P::KPT], const K *keys_in, unsigned n, int type, unsigned base)
+{
+    const unsigned first = base + (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = first + i * 32u;
+        if constexpr (PAIRS) x[i] = p < n ? (W)ss_image(keys_in[p], type) << 32 | p : ~(W)0;
+        else x[i] = p < n ? ss_image(keys_in[p], type) : ~(W)0;
+    }
+}
+
+/* the sorted tile r of elements base .. back to global memory, coalesced: keys, or (PAIRS) keys and
+ * the values fetched by position */
+template <class P, bool PAIRS, class K, class W>
+static __device__ __forceinline__ void sn_store(const W *r, K *keys_out, const uint32_t *__restrict__ vals_in,
+                                                uint32_t *vals_out, unsigned n, int type, unsigned base)
+{
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = base + i * P::TBS + threadIdx.x;
+        if (p < n) {
+            const W w = r[p - base];
+            if constexpr (PAIRS) {
+                keys_out[p] = ss_unimage((uint32_t)(w >> 32), type);
+                vals_out[p] = vals_in[(uint32_t)w];
+            } else {
+                keys_out[p] = ss_unimage(w, type);
+            }
+        }
+    }
+}
+
 /* n <= TILE keys of type type sorted by one block, keys_in -> keys_out */
 template <class P, int KT>
 __global__ void __launch_bounds__(P::TBS)
@@ -266,20 +306,8 @@ __global__ void __launch_bounds__(P::TBS)
     constexpr int BUFS = sn_bufs<P, sizeof(K)>();
     __shared__ __align__(16) K s[BUFS * P::TILE];
     K x[P::KPT];
-    /* the loads warp-striped (each instruction 32 consecutive keys): which element a key starts as does
-     * not matter to a sorting network */
-    const unsigned first = (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = first + i * 32u;
-        x[i] = p < n ? ss_image(keys_in[p], type) : ~(K)0;
-    }
-    const K *r = sn_sort_block<P, BUFS>(x, s);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = i * P::TBS + threadIdx.x;
-        if (p < n) keys_out[p] = ss_unimage(r[p], type);
-    }
+    sn_load<P, false>(x, keys_in, n, type, 0);
+    sn_store<P, false>(sn_sort_block<P, BUFS>(x, s), keys_out, (const uint32_t *)NULL, (uint32_t *)NULL, n, type, 0);
 }
 
 /* n <= TILE pairs of 32-bit keys and values, stable: each key's image and its position as one 64-bit
@@ -294,22 +322,8 @@ __global__ void __launch_bounds__(P::TBS)
     constexpr int BUFS = sn_bufs<P, sizeof(W)>();
     __shared__ __align__(16) W s[BUFS * P::TILE];
     W x[P::KPT];
-    const unsigned first = (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = first + i * 32u;
-        x[i] = p < n ? (W)ss_image(keys_in[p], type) << 32 | p : ~(W)0;
-    }
-    const W *r = sn_sort_block<P, BUFS>(x, s);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = i * P::TBS + threadIdx.x;
-        if (p < n) {
-            const W w = r[p];
-            keys_out[p] = ss_unimage((uint32_t)(w >> 32), type);
-            vals_out[p] = vals_in[(uint32_t)w];
-        }
-    }
+    sn_load<P, true>(x, keys_in, n, type, 0);
+    sn_store<P, true>(sn_sort_block<P, BUFS>(x, s), keys_out, vals_in, vals_out, n, type, 0);
 }
 
 /* ---- a cluster of CL blocks (sm_90 and later): block r sorts elements r TILE .. (r + 1) TILE - 1 of
@@ -376,18 +390,9 @@ __global__ void __launch_bounds__(P::TBS)
     typedef typename ss_width<KT>::key K;
     __shared__ __align__(16) K s[2 * P::TILE];
     K x[P::KPT];
-    const unsigned base = blockIdx.x * P::TILE, first = base + (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = first + i * 32u;
-        x[i] = p < n ? ss_image(keys_in[p], type) : ~(K)0;
-    }
-    const K *r = sn_sort_cluster<P, CL>(x, s);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = base + i * P::TBS + threadIdx.x;
-        if (p < n) keys_out[p] = ss_unimage(r[p - base], type);
-    }
+    sn_load<P, false>(x, keys_in, n, type, blockIdx.x * P::TILE);
+    sn_store<P, false>(sn_sort_cluster<P, CL>(x, s), keys_out, (const uint32_t *)NULL, (uint32_t *)NULL, n, type,
+                       blockIdx.x * P::TILE);
 }
 
 /* the same for pairs of 32-bit keys, stable, by (key, position) words */
@@ -399,22 +404,8 @@ __global__ void __launch_bounds__(P::TBS)
     typedef unsigned long long W;
     __shared__ __align__(16) W s[2 * P::TILE];
     W x[P::KPT];
-    const unsigned base = blockIdx.x * P::TILE, first = base + (threadIdx.x >> 5) * P::WARP_ITEMS + (threadIdx.x & 31u);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = first + i * 32u;
-        x[i] = p < n ? (W)ss_image(keys_in[p], type) << 32 | p : ~(W)0;
-    }
-    const W *r = sn_sort_cluster<P, CL>(x, s);
-#pragma unroll
-    for (int i = 0; i < P::KPT; i++) {
-        const unsigned p = base + i * P::TBS + threadIdx.x;
-        if (p < n) {
-            const W w = r[p - base];
-            keys_out[p] = ss_unimage((uint32_t)(w >> 32), type);
-            vals_out[p] = vals_in[(uint32_t)w];
-        }
-    }
+    sn_load<P, true>(x, keys_in, n, type, blockIdx.x * P::TILE);
+    sn_store<P, true>(sn_sort_cluster<P, CL>(x, s), keys_out, vals_in, vals_out, n, type, blockIdx.x * P::TILE);
 }
 
 /* kernel f on one cluster of CL blocks of TBS threads */
