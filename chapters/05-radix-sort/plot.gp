@@ -12,7 +12,7 @@ do for [E in 'sort_keys sort_pairs keys64'] {
         do for [t in 'png svg'] {
             if (t eq 'png') { @png } else { @svg }
             set title sprintf('Chapter 05, LSD radix sort (%s), %s keys, vs n on %s', shape_of(f), inp, gpu_of(f))
-            set key inside left top; set logscale x 2; set format x '2^%L'; set xlabel 'n (keys)'
+            set key outside right top; set logscale x 2; set format x '2^%L'; set xlabel 'n (keys)'
             set logscale y 10; set ylabel 'keys per second'; set yrange [*:*]
             plot for [s in steps_of(f)] rows_in(f, s, inp) using N:RATE title s
             unset logscale x; unset logscale y; set format x '%g'; set key inside right bottom
