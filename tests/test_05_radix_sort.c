@@ -661,8 +661,9 @@ Test(ch05_gpu, s14_cluster_network_contract, .timeout = 900)
         }
 }
 
-/* a network table (s13's tiles, s14's clusters): every row up to and past each tile, keys of every input (32-bit
- * and 64-bit), and pairs of f32 keys (the (key, position) rows' own kernel; the others hand pairs on) */
+/* a network table (s13's tiles, s14's clusters): every row up to and past each tile, keys of every
+ * input (32-bit and 64-bit), and pairs of f32 keys (the (key, position) rows' own kernel; the others
+ * hand pairs on) */
 static const size_t network_sizes[] = {1, 33, 1023, 1024, 2047, 2048, 4095, 4096, 4101};
 #define NNETSIZES (sizeof network_sizes / sizeof *network_sizes)
 static void expect_network_table(const kit_ladder *L, const kit_ladder *L64)
