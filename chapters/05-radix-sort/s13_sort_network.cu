@@ -8,16 +8,16 @@
  * the block spends its passes waiting on shared memory.  s13 sorts keys alone over every bit with a
  * bitonic network (sort_network.cuh): each warp's 32 x KPT keys are sorted in registers and
  * shuffles, with no shared memory and no barrier; only the merges across warps go through shared
- * memory, one barrier a stage.  A network is not stable, which keys alone over every bit allow: two
+ * memory, log2 KPT stages a barrier.  A network is not stable, which keys alone over every bit allow: two
  * keys with equal images are the same key.  Pairs and partial bit ranges need the stable radix
  * passes and go to s12, as does every n past the network's tiles.
  * Why it is faster: a thread's compares depend only on registers and on its partner lane, so the
  * warps run without waiting on each other until the tile outgrows a warp; the radix passes, a few
  * instructions a key, pay for each in shared-memory rounds and barriers.
  * What still limits it: a network does about n log^2 n / 4 compares, against the radix passes' n a
- * digit, and the merges across warps add a barrier a stage, so the lead shrinks as the tile grows.
+ * digit, all issued by one SM, so the lead shrinks as the tile grows (s14 spreads it over a cluster).
  * Pairs would need a stable network: a key and its position compared as one 64-bit word, the values
- * fetched by position at the end; the tuning table's rows of it win only at 1024 pairs. */
+ * fetched by position at the end; in one block the tuning table's rows of it win only at 1024 pairs. */
 #include "sort_network.cuh"
 
 /* the network's tiles, smallest first: n takes the smallest that holds it (past the largest, s12) */
