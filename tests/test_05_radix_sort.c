@@ -625,10 +625,35 @@ static void s14_expect(int wide, int type, int pairs)
         }
 }
 
+/* 1 when s14's clusters must run here: the GPU (or the KIT_DEVICE profile) is sm_90 or later, launches
+ * clusters, and the build holds sm_90 or later code for s14 (an ARCH=compute_75 build, JIT-compiled,
+ * holds only the pre-sm_90 body and rightly takes none) */
+static int s14_clusters_expected(void)
+{
+    const kit_device *d;
+    kit_kernel_desc k;
+    struct cudaFuncAttributes fa;
+    int dev = 0, attr = 0;
+    cr_assert(kit_device_get(&d) == cudaSuccess);
+    cr_assert(radix_s14_describe(&k) == cudaSuccess);
+    cr_assert(cudaFuncGetAttributes(&fa, k.func) == cudaSuccess);
+    cr_assert(cudaGetDevice(&dev) == cudaSuccess);
+    cr_assert(cudaDeviceGetAttribute(&attr, cudaDevAttrClusterLaunch, dev) == cudaSuccess);
+    return d->cc_major >= 9 && attr && fa.binaryVersion >= 90 && fa.ptxVersion >= 90;
+}
+
 Test(ch05_gpu, s14_cluster_network_thresholds, .timeout = 900)
 {
     int t;
     KIT_REQUIRE_GPU();
+    if (s14_clusters_expected()) { /* else every size is s13's, which the sizes below still test */
+        for (t = RADIX_U32; t <= RADIX_F32; t++) {
+            cr_assert(radix_s14_limit(t, 0, RADIX_S14_NET_4K) > 0, "no cluster for 4096 keys of type %d", t);
+            cr_assert(radix_s14_limit(t, 1, RADIX_S14_NET_2K) > 0, "no cluster for 2048 pairs of type %d", t);
+            cr_assert(radix_s14_limit(t, 1, RADIX_S14_NET_4K) > 0, "no cluster for 4096 pairs of type %d", t);
+        }
+        cr_assert(radix_s14_limit(RADIX_U64, 0, RADIX_S14_NET_4K) > 0, "no cluster for 4096 64-bit keys");
+    }
     for (t = RADIX_U32; t <= RADIX_F32; t++) {
         s14_expect(0, t, 0);
         s14_expect(0, t, 1);

@@ -221,4 +221,63 @@ static inline int radix_block_fits(F *kernel, size_t smem, int *memo, int blocks
     return *memo & 1;
 }
 
+/* 1 when one cluster of cl blocks of tbs threads of kernel, smem bytes of dynamic shared memory each,
+ * runs on this device: compute capability 9 or later (the KIT_DEVICE profile's, where one is set), the
+ * cluster launch attribute, the kernel built as sm_90 or later (binary and PTX: an ARCH=compute_75 JIT
+ * build holds only the pre-sm_90 body), a block fits (radix_block_fits_now), and the occupancy API
+ * finds room for a whole cluster at once.  Asked once per device: *memo as radix_block_fits's. */
+template <class F>
+static inline int radix_cluster_fits(F *kernel, int cl, int tbs, size_t smem, int *memo)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (*memo / 2 != dev + 1) {
+        const kit_device *d;
+        struct cudaFuncAttributes fa;
+        int fit = 0, clusters = 0, attr = 0;
+        if (kit_device_get(&d) == cudaSuccess && d->cc_major >= 9 &&
+            cudaDeviceGetAttribute(&attr, cudaDevAttrClusterLaunch, dev) == cudaSuccess && attr &&
+            cudaFuncGetAttributes(&fa, (const void *)kernel) == cudaSuccess && fa.binaryVersion >= 90 &&
+            fa.ptxVersion >= 90 && radix_block_fits_now(kernel, smem, 1) &&
+            (smem <= 48 * 1024 || kit_smem_optin((const void *)kernel, smem) == cudaSuccess)) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = (unsigned)cl;
+            at[0].val.clusterDim.y = at[0].val.clusterDim.z = 1;
+            cfg.gridDim = dim3((unsigned)cl);
+            cfg.blockDim = dim3((unsigned)tbs);
+            cfg.dynamicSmemBytes = smem;
+            cfg.attrs = at;
+            cfg.numAttrs = 1;
+            fit = cudaOccupancyMaxActiveClusters(&clusters, (const void *)kernel, &cfg) == cudaSuccess && clusters >= 1;
+        }
+        (void)cudaGetLastError();
+        *memo = (dev + 1) * 2 + fit;
+    }
+    return *memo & 1;
+}
+
+/* kernel f on one cluster of cl blocks of tbs threads, smem bytes of dynamic shared memory each */
+template <class... A, class... B>
+static cudaError_t radix_launch_cluster(void (*f)(A...), int cl, int tbs, size_t smem, cudaStream_t st, B... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = (unsigned)cl;
+    at[0].val.clusterDim.y = 1;
+    at[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)cl);
+    cfg.blockDim = dim3((unsigned)tbs);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, f, (A)args...);
+}
+
 #endif

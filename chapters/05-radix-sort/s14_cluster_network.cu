@@ -37,41 +37,13 @@ static const void *sc_kernel()
     else return (const void *)sn_cluster_kernel<typename C::tile, C::CL, KT>;
 }
 
-/* 1 when this device runs cluster C's kernel: sm_90 or later (the profile's, where one is set),
- * the kernel built for it, and a whole cluster resident at once; asked once per device */
+/* 1 when this device runs cluster C's kernel (radix_cluster_fits: sm_90 or later, the kernel built for
+ * it, a whole cluster resident at once); asked once per device */
 template <class C, int KT, bool PAIRS>
 static int sc_fits()
 {
     static int memo = 0;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    if (memo / 2 != dev + 1) {
-        const kit_device *d;
-        struct cudaFuncAttributes fa;
-        int fit = 0, clusters = 0, attr = 0;
-        const void *k = sc_kernel<C, KT, PAIRS>();
-        if (kit_device_get(&d) == cudaSuccess && d->cc_major >= 9 &&
-            cudaDeviceGetAttribute(&attr, cudaDevAttrClusterLaunch, dev) == cudaSuccess && attr &&
-            cudaFuncGetAttributes(&fa, k) == cudaSuccess && fa.binaryVersion >= 90 && fa.ptxVersion >= 90 &&
-            radix_block_fits_now(k, 0, 1)) {
-            cudaLaunchConfig_t cfg = {};
-            cudaLaunchAttribute at[1];
-            at[0].id = cudaLaunchAttributeClusterDimension;
-            at[0].val.clusterDim.x = (unsigned)C::CL;
-            at[0].val.clusterDim.y = at[0].val.clusterDim.z = 1;
-            cfg.gridDim = dim3((unsigned)C::CL);
-            cfg.blockDim = dim3((unsigned)C::tile::TBS);
-            cfg.attrs = at;
-            cfg.numAttrs = 1;
-            fit = cudaOccupancyMaxActiveClusters(&clusters, k, &cfg) == cudaSuccess && clusters >= 1;
-        }
-        (void)cudaGetLastError();
-        memo = (dev + 1) * 2 + fit;
-    }
-    return memo & 1;
+    return radix_cluster_fits(sc_kernel<C, KT, PAIRS>(), C::CL, C::tile::TBS, 0, &memo);
 }
 
 /* f(cluster) for path p of width KT, keys alone or pairs (RADIX_S14_S13: none) */
@@ -159,10 +131,10 @@ static cudaError_t sc_run(const void *keys_in, void *keys_out, const uint32_t *v
     typedef typename ss_width<KT>::key K;
     typedef typename C::tile P;
     if constexpr (PAIRS)
-        return sn_launch_cluster(sn_cluster_pairs_kernel<P, C::CL>, C::CL, P::TBS, s, (const uint32_t *)keys_in,
+        return radix_launch_cluster(sn_cluster_pairs_kernel<P, C::CL>, C::CL, P::TBS, 0, s, (const uint32_t *)keys_in,
                                  (uint32_t *)keys_out, vals_in, vals_out, (unsigned)n, type);
     else
-        return sn_launch_cluster(sn_cluster_kernel<P, C::CL, KT>, C::CL, P::TBS, s, (const K *)keys_in,
+        return radix_launch_cluster(sn_cluster_kernel<P, C::CL, KT>, C::CL, P::TBS, 0, s, (const K *)keys_in,
                                  (K *)keys_out, (unsigned)n, type);
 }
 

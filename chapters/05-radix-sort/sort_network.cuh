@@ -381,7 +381,7 @@ static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
 #endif
 }
 
-/* n <= CL TILE keys sorted by a cluster of CL blocks (launched by sn_launch_cluster) */
+/* n <= CL TILE keys sorted by a cluster of CL blocks (launched by radix_launch_cluster) */
 template <class P, int CL, int KT>
 __global__ void __launch_bounds__(P::TBS)
     sn_cluster_kernel(const typename ss_width<KT>::key *keys_in, typename ss_width<KT>::key *keys_out, unsigned n,
@@ -406,24 +406,6 @@ __global__ void __launch_bounds__(P::TBS)
     W x[P::KPT];
     sn_load<P, true>(x, keys_in, n, type, blockIdx.x * P::TILE);
     sn_store<P, true>(sn_sort_cluster<P, CL>(x, s), keys_out, vals_in, vals_out, n, type, blockIdx.x * P::TILE);
-}
-
-/* kernel f on one cluster of CL blocks of TBS threads */
-template <class... A, class... B>
-static cudaError_t sn_launch_cluster(void (*f)(A...), int cl, int tbs, cudaStream_t st, B... args)
-{
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = (unsigned)cl;
-    at[0].val.clusterDim.y = 1;
-    at[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3((unsigned)cl);
-    cfg.blockDim = dim3((unsigned)tbs);
-    cfg.stream = st;
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, f, (A)args...);
 }
 
 #endif
