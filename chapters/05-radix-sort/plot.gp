@@ -20,6 +20,33 @@ do for [E in 'sort_keys sort_pairs keys64'] {
     }
 }
 
+# small sorts: time against n up to 2^20 for the steps that add small-n paths (s12, s13, s14), the
+# pass-per-digit steps below them and CUB; keys, pairs and 64-bit keys side by side.  Each of s12 to
+# s14 hands every n it has no path for to the step before it, so where a step's line leaves the one
+# below, its path takes over.  Drawn for a GPU whose runs have s12.
+small_steps = 's5_onesweep s11_msd_hybrid s12_small_sort s13_sort_network s14_cluster_network cub_radix_sort'
+small_steps64 = 's5_onesweep s12_small_sort s13_sort_network s14_cluster_network cub_radix_sort'
+small_lt64 = '1 3 4 5 6' # each step keeps its colour from the 32-bit panels
+if (have('sort_keys') && have('sort_pairs') && have('keys64') && val(csv('sort_keys'), 'step=s12_small_sort', 'n') ne '') {
+    FIG = 'small_n'
+    array SM_E[3] = ['sort_keys', 'sort_pairs', 'keys64']
+    array SM_T[3] = ['(a) 32-bit keys', '(b) pairs of 32-bit keys and values', '(c) 64-bit keys']
+    do for [t in 'png svg'] {
+        if (t eq 'png') { @png } else { @svg }
+        set multiplot layout 1, 3 title sprintf('Chapter 05, small sorts: time against n on %s, uniform keys (each step hands the sizes it has no path for to the step before it)', gpu_of(csv('sort_keys')))
+        set logscale x 2; set format x '2^%L'; set xrange [2**10:2**20]; set xtics 2**10, 4, 2**20; set xlabel 'n'
+        set logscale y 10; set yrange [*:*]; set key inside right bottom font ',9'
+        do for [k = 1:3] {
+            f = csv(SM_E[k])
+            set title SM_T[k]; set ylabel k == 1 ? 'time, microseconds (median)' : ''
+            L = k == 3 ? small_steps64 : small_steps
+            plot for [i = 1:words(L)] rows_in(f, word(L, i), 'uniform') using N:(column(MS) * 1000) lt (k == 3 ? word(small_lt64, i) + 0 : i) title word(L, i)
+        }
+        unset multiplot
+        unset logscale x; unset logscale y; set format x '%g'; set xrange [*:*]; set xtics autofreq; set xlabel; set ylabel; set key inside right bottom font ''
+    }
+}
+
 # every named input at the largest n: one line per step over the inputs
 if (have('inputs')) {
     f = csv('inputs'); FIG = 'inputs'
