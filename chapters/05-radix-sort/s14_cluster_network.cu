@@ -10,12 +10,12 @@
  * block reads from its partner's shared memory; the strides below a tile are again the block's own
  * (sort_network.cuh, sn_sort_cluster).  Pairs take the network as (key image, position) words, so that
  * equal keys keep their order, and fetch each value by position at the end.
- * Why it is faster: the network's compares spread over the cluster's SMs, and a tile of a cluster
- * is the small tile that s13 sorts fastest; a merge across tiles costs one cluster barrier a stage.
- * What still limits it: every stage across tiles waits at a cluster barrier, so a cluster of four
- * pays three barriers more than one of two; and pairs compare 64-bit words, twice the bits of keys:
- * so many compares a block that 4096 pairs go faster on eight SMs of 512 than on four of 1024, six
- * cluster barriers and all. */
+ * Why it is faster: the network's compares spread over the cluster's SMs, and each block's tile is
+ * small, most of its stages in registers; a merge across tiles costs one cluster barrier a stage.
+ * What still limits it: every stage across tiles waits at a cluster barrier, and a cluster of four
+ * has three such stages where one of two has one; and pairs compare 64-bit words, twice the bits of
+ * keys: so many compares a block that 4096 pairs go faster on eight SMs of 512 than on four of 1024,
+ * six stages across tiles and all. */
 #include "sort_network.cuh"
 
 /* the tiles a cluster's blocks sort, and how many blocks */
