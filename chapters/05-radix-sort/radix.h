@@ -259,7 +259,7 @@ size_t radix_s14_limit(int type, int pairs, int path);
 #define RADIX_ONESWEEP64_NVARIANTS 10 /* s5's kernels on 64-bit keys */
 #define RADIX_SMALL_NVARIANTS 16
 #define RADIX_NETWORK_NVARIANTS 13
-#define RADIX_CLUSTER_NVARIANTS 8
+#define RADIX_CLUSTER_NVARIANTS 10
 extern const radix_step radix_srts_variants[RADIX_SRTS_NVARIANTS];
 extern const radix_step radix_rowdask_variants[RADIX_ROWDASK_NVARIANTS];
 extern const radix_step radix_onesweep_variants[RADIX_ONESWEEP_NVARIANTS];

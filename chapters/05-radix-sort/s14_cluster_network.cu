@@ -1,5 +1,5 @@
-/* s14 - s13's network spread over a cluster of blocks (sm_90 and later): 4096 keys on two SMs instead
- * of one (64-bit keys on four), and pairs by a stable network on up to eight; every other sort is s13's.
+/* s14 - s13's network spread over a cluster of blocks (sm_90 and later): 4096 keys, of either width, on
+ * four SMs instead of one, and pairs by a stable network on up to eight; every other sort is s13's.
  *
  * What changed versus s13: s13 sorts a tile in one block, so a 4096-key network runs on one SM, whose
  * four schedulers issue every compare of it, and pairs never take a network at all.  A thread-block
@@ -11,22 +11,23 @@
  * (sort_network.cuh, sn_sort_cluster).  Pairs take the network as (key image, position) words, so that
  * equal keys keep their order, and fetch each value by position at the end.
  * Why it is faster: the network's compares spread over the cluster's SMs, and each block's tile is
- * small, most of its stages in registers; a merge across tiles costs one cluster barrier a stage.
- * What still limits it: every stage across tiles waits at a cluster barrier, and a cluster of four
- * has three such stages where one of two has one; and pairs compare 64-bit words, twice the bits of
- * keys: so many compares a block that 4096 pairs go faster on eight SMs of 512 than on four of 1024,
- * six stages across tiles and all. */
+ * small, most of its stages in registers; a merge across tiles costs one cluster barrier a stage,
+ * which releases only shared memory (sn_sync).
+ * What still limits it: every stage across tiles still waits for the slowest block of the cluster,
+ * and a cluster of eight has six such stages where one of two has one; 64-bit words cost twice the
+ * compares and shuffles of keys, so pairs spread over more SMs. */
 #include "sort_network.cuh"
 
-/* the tiles a cluster's blocks sort, and how many blocks */
-template <class P, int CL_>
+/* the tiles a cluster's blocks sort, how many blocks, and how they wait for each other */
+template <class P, int CL_, sn_sync SYNC_ = SN_SYNC_SHARED>
 struct sn_cluster {
     typedef P tile;
     static constexpr int CL = CL_;
+    static constexpr sn_sync SYNC = SYNC_;
     static constexpr unsigned N = CL_ * P::TILE;
     static_assert(CL_ >= 2 && CL_ <= 8 && (CL_ & (CL_ - 1)) == 0, "a portable cluster of 2, 4 or 8 blocks");
 };
-typedef sn_cluster<sn_tile<512, 4, SN_MERGE_GROUPS, 2>, 2> sc_keys_4k;  /* 32-bit keys alone */
+typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_keys_4k;  /* 32-bit keys alone */
 typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_wide_4k;  /* 64-bit keys alone */
 typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 2> sc_pairs_2k; /* pairs, to 2048 */
 typedef sn_cluster<sn_tile<256, 2, SN_MERGE_GROUPS, 2>, 8> sc_pairs_4k; /* pairs, to 4096 */
@@ -35,8 +36,8 @@ typedef sn_cluster<sn_tile<256, 2, SN_MERGE_GROUPS, 2>, 8> sc_pairs_4k; /* pairs
 template <class C, int KT, bool PAIRS>
 static const void *sc_kernel()
 {
-    if constexpr (PAIRS) return (const void *)sn_cluster_pairs_kernel<typename C::tile, C::CL>;
-    else return (const void *)sn_cluster_kernel<typename C::tile, C::CL, KT>;
+    if constexpr (PAIRS) return (const void *)sn_cluster_pairs_kernel<typename C::tile, C::CL, C::SYNC>;
+    else return (const void *)sn_cluster_kernel<typename C::tile, C::CL, C::SYNC, KT>;
 }
 
 /* 1 when this device runs cluster C's kernel (radix_cluster_fits: sm_90 or later, the kernel built for
@@ -62,8 +63,8 @@ static R sc_on_path(int p, R other, F f)
     return other;
 }
 
-/* the path n takes: the smallest cluster that holds n where s13's largest network does not (keys
- * alone) or past one block's 1024 pairs (pairs); s13 where none does or where it does not fit */
+/* the path n takes: past 2048 keys alone, or past 1024 pairs (below, s13's one block is as fast, and
+ * pairs are s12's), the smallest cluster that holds n; s13 where none does or where it does not fit */
 template <int KT, bool PAIRS>
 static int sc_path(size_t n)
 {
@@ -133,11 +134,12 @@ static cudaError_t sc_run(const void *keys_in, void *keys_out, const uint32_t *v
     typedef typename ss_width<KT>::key K;
     typedef typename C::tile P;
     if constexpr (PAIRS)
-        return radix_launch_cluster(sn_cluster_pairs_kernel<P, C::CL>, C::CL, P::TBS, 0, s, (const uint32_t *)keys_in,
-                                 (uint32_t *)keys_out, vals_in, vals_out, (unsigned)n, type);
+        return radix_launch_cluster(sn_cluster_pairs_kernel<P, C::CL, C::SYNC>, C::CL, P::TBS, 0, s,
+                                    (const uint32_t *)keys_in, (uint32_t *)keys_out, vals_in, vals_out, (unsigned)n,
+                                    type);
     else
-        return radix_launch_cluster(sn_cluster_kernel<P, C::CL, KT>, C::CL, P::TBS, 0, s, (const K *)keys_in,
-                                 (K *)keys_out, (unsigned)n, type);
+        return radix_launch_cluster(sn_cluster_kernel<P, C::CL, C::SYNC, KT>, C::CL, P::TBS, 0, s,
+                                    (const K *)keys_in, (K *)keys_out, (unsigned)n, type);
 }
 
 extern "C" cudaError_t radix_s14_cluster_network(const void *keys_in, void *keys_out, const uint32_t *vals_in,
@@ -166,7 +168,7 @@ extern "C" cudaError_t radix_s14_cluster_network(const void *keys_in, void *keys
 /* one block of the 4096-key cluster, for the demo's resource columns */
 extern "C" cudaError_t radix_s14_describe(kit_kernel_desc *d)
 {
-    d->func = (const void *)sn_cluster_kernel<sc_keys_4k::tile, sc_keys_4k::CL, RADIX_U32>;
+    d->func = (const void *)sn_cluster_kernel<sc_keys_4k::tile, sc_keys_4k::CL, sc_keys_4k::SYNC, RADIX_U32>;
     d->block_threads = sc_keys_4k::tile::TBS;
     d->dyn_smem = 0;
     return cudaSuccess;
@@ -198,7 +200,7 @@ static cudaError_t sc_tune(const void *keys_in, void *keys_out, const uint32_t *
 template <class C>
 static cudaError_t sc_describe_row(kit_kernel_desc *d)
 {
-    d->func = (const void *)sn_cluster_kernel<typename C::tile, C::CL, RADIX_U32>;
+    d->func = (const void *)sn_cluster_kernel<typename C::tile, C::CL, C::SYNC, RADIX_U32>;
     d->block_threads = C::tile::TBS;
     d->dyn_smem = 0;
     return cudaSuccess;
@@ -207,23 +209,28 @@ static cudaError_t sc_describe_row(kit_kernel_desc *d)
 template <class C, bool PAIRS>
 static const char *sc_label_row()
 {
-    static char b[96];
+    static char b[128];
     if (!b[0])
-        snprintf(b, sizeof b, "cluster %d x (%d x %d), %s; s14 past it", C::CL, C::tile::TBS, C::tile::KPT,
-                 PAIRS ? "pairs as (key, position) words" : "keys alone");
+        snprintf(b, sizeof b, "cluster %d x (%d x %d), %s%s; s14 past it", C::CL, C::tile::TBS, C::tile::KPT,
+                 PAIRS ? "pairs as (key, position) words" : "keys alone",
+                 C::SYNC == SN_SYNC_CLUSTER ? ", cluster.sync() between stages" : "");
     return b;
 }
 
-#define SC_ROW(PAIRS, CL, TBS, KPT)                                                                             \
-    {{"s14_cluster_network", sc_label_row<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>, PAIRS>(),   \
+#define SC_CLUSTER(CL, TBS, KPT, SYNC) sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL, SYNC>
+#define SC_ROW(PAIRS, CL, TBS, KPT, SYNC)                                                                      \
+    {{"s14_cluster_network", sc_label_row<SC_CLUSTER(CL, TBS, KPT, SYNC), PAIRS>(),                          \
       PAIRS ? "a cluster of blocks sorts n <= its tiles of pairs by one network"                               \
             : "a cluster of blocks sorts n <= its tiles by one network",                                       \
       "chapters/05-radix-sort/s14_cluster_network.cu", NULL, KIT_STEP_GPU,                                     \
-      sc_describe_row<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>>, 0, 0},                          \
-     radix_s14_cluster_network_scratch, sc_tune<sn_cluster<sn_tile<TBS, KPT, SN_MERGE_GROUPS, 2>, CL>, PAIRS>, \
-     RADIX_TYPES_ALL, 0}
+      sc_describe_row<SC_CLUSTER(CL, TBS, KPT, SYNC)>, 0, 0},                                                  \
+     radix_s14_cluster_network_scratch, sc_tune<SC_CLUSTER(CL, TBS, KPT, SYNC), PAIRS>, RADIX_TYPES_ALL, 0}
 
+/* the clusters of other shapes, then s14's own shapes with cooperative groups' barrier between stages */
 extern "C" const radix_step radix_cluster_variants[RADIX_CLUSTER_NVARIANTS] = {
-    SC_ROW(false, 2, 256, 8), SC_ROW(false, 2, 512, 4), SC_ROW(false, 4, 256, 4), SC_ROW(false, 8, 128, 4),
-    SC_ROW(false, 8, 256, 2), SC_ROW(true, 2, 512, 4),  SC_ROW(true, 4, 256, 4),  SC_ROW(true, 8, 128, 4),
+    SC_ROW(false, 2, 256, 8, SN_SYNC_SHARED),  SC_ROW(false, 2, 512, 4, SN_SYNC_SHARED),
+    SC_ROW(false, 4, 256, 4, SN_SYNC_SHARED),  SC_ROW(false, 8, 128, 4, SN_SYNC_SHARED),
+    SC_ROW(false, 8, 256, 2, SN_SYNC_SHARED),  SC_ROW(true, 2, 512, 4, SN_SYNC_SHARED),
+    SC_ROW(true, 4, 256, 4, SN_SYNC_SHARED),   SC_ROW(true, 8, 128, 4, SN_SYNC_SHARED),
+    SC_ROW(false, 2, 512, 4, SN_SYNC_CLUSTER), SC_ROW(true, 8, 256, 2, SN_SYNC_CLUSTER),
 };

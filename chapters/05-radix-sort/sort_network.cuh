@@ -333,7 +333,72 @@ __global__ void __launch_bounds__(P::TBS)
  * keeps to its own other tile, a cluster barrier between stages; the strides below a tile are the
  * block's own rounds.  Two tiles a block: a stage reads one and writes the other, so one barrier a
  * stage orders both the partner's writes before the reads and the reads before the next writes. */
-template <class P, int CL, class T>
+
+/* how the blocks of a cluster wait for each other between stages across tiles.  SN_SYNC_CLUSTER:
+ * cooperative groups' cluster.sync(), whose arrive releases every earlier write of the thread to the
+ * whole cluster, global memory included: on sm_90 a GPU-wide memory barrier at every stage.
+ * SN_SYNC_SHARED: a release fence restricted to the block's own shared memory (all a stage publishes
+ * is its tile), then a relaxed arrive and the wait, which acquires as cluster.sync()'s does. */
+enum sn_sync { SN_SYNC_CLUSTER, SN_SYNC_SHARED };
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <sn_sync SYNC>
+static __device__ __forceinline__ void sn_cluster_wait(cooperative_groups::cluster_group &cl)
+{
+    if constexpr (SYNC == SN_SYNC_SHARED) {
+        asm volatile("fence.release.sync_restrict::shared::cta.cluster;" ::: "memory");
+        asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+        asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+    } else {
+        cl.sync();
+    }
+}
+
+/* word i of a tile at shared::cluster address far (mapa), as ld.shared::cluster: the window is
+ * known, so no generic-address check */
+template <class T>
+static __device__ __forceinline__ T sn_far_load(uint32_t far, unsigned i)
+{
+    const uint32_t a = far + (uint32_t)(i * sizeof(T));
+    if constexpr (sizeof(T) == 8) {
+        unsigned long long v;
+        asm volatile("ld.shared::cluster.u64 %0, [%1];" : "=l"(v) : "r"(a) : "memory");
+        return (T)v;
+    } else {
+        uint32_t v;
+        asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+        return (T)v;
+    }
+}
+#endif
+
+/* a stage across tiles: the partner's items first, every one of them, then the block's own, then
+ * the kept halves stored (a load after a store would wait for it: the compiler cannot tell the
+ * partner's tile from the one being written) */
+template <class P, class T>
+static __device__ __forceinline__ void sn_stage_cluster(const T *cur, T *oth, unsigned partner, bool mirror,
+                                                        bool lower)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t far;
+    const uint32_t mine = (uint32_t)__cvta_generic_to_shared(cur);
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(far) : "r"(mine), "r"(partner));
+    T a[P::KPT], b[P::KPT];
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) {
+        const unsigned p = i * P::TBS + threadIdx.x;
+        b[i] = sn_far_load<T>(far, mirror ? P::TILE - 1 - p : p);
+    }
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) a[i] = cur[i * P::TBS + threadIdx.x];
+#pragma unroll
+    for (int i = 0; i < P::KPT; i++) oth[i * P::TBS + threadIdx.x] = lower == (a[i] < b[i]) ? a[i] : b[i];
+#else
+    (void)cur, (void)oth, (void)partner, (void)mirror, (void)lower;
+#endif
+}
+
+template <class P, int CL, sn_sync SYNC, class T>
 static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -356,20 +421,13 @@ static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
         for (unsigned jb = kb / 2; jb >= 1; jb /= 2) {
             const bool mirror = jb == kb / 2;
             const unsigned partner = mirror ? r ^ (kb - 1) : r ^ jb;
-            const bool lower = r < partner;
-            cl.sync(); /* the partner's tile written; every read of the tile written below done */
-            const T *far = cl.map_shared_rank(cur, partner);
-#pragma unroll
-            for (int i = 0; i < P::KPT; i++) {
-                const unsigned p = i * P::TBS + threadIdx.x;
-                const T a = cur[p], b = far[mirror ? P::TILE - 1 - p : p];
-                oth[p] = lower == (a < b) ? a : b;
-            }
+            sn_cluster_wait<SYNC>(cl); /* the partner's tile written; every read of the tile written below done */
+            sn_stage_cluster<P>(cur, oth, partner, mirror, r < partner);
             T *t = cur;
             cur = oth;
             oth = t;
         }
-        cl.sync(); /* the last stage's writes seen, and no block reads this one's tiles any more */
+        sn_cluster_wait<SYNC>(cl); /* the last stage's writes seen, and no block reads this one's tiles any more */
         sn_merge_rounds<P, 0, P::TILE / 2>(x, cur, oth, lane, mine);
     }
     sn_put<P>(x, cur, oth, mine);
@@ -382,7 +440,7 @@ static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
 }
 
 /* n <= CL TILE keys sorted by a cluster of CL blocks (launched by radix_launch_cluster) */
-template <class P, int CL, int KT>
+template <class P, int CL, sn_sync SYNC, int KT>
 __global__ void __launch_bounds__(P::TBS)
     sn_cluster_kernel(const typename ss_width<KT>::key *keys_in, typename ss_width<KT>::key *keys_out, unsigned n,
                       int type)
@@ -391,12 +449,12 @@ __global__ void __launch_bounds__(P::TBS)
     __shared__ __align__(16) K s[2 * P::TILE];
     K x[P::KPT];
     sn_load<P, false>(x, keys_in, n, type, blockIdx.x * P::TILE);
-    sn_store<P, false>(sn_sort_cluster<P, CL>(x, s), keys_out, (const uint32_t *)NULL, (uint32_t *)NULL, n, type,
+    sn_store<P, false>(sn_sort_cluster<P, CL, SYNC>(x, s), keys_out, (const uint32_t *)NULL, (uint32_t *)NULL, n, type,
                        blockIdx.x * P::TILE);
 }
 
 /* the same for pairs of 32-bit keys, stable, by (key, position) words */
-template <class P, int CL>
+template <class P, int CL, sn_sync SYNC>
 __global__ void __launch_bounds__(P::TBS)
     sn_cluster_pairs_kernel(const uint32_t *keys_in, uint32_t *keys_out, const uint32_t *__restrict__ vals_in,
                             uint32_t *vals_out, unsigned n, int type)
@@ -405,7 +463,7 @@ __global__ void __launch_bounds__(P::TBS)
     __shared__ __align__(16) W s[2 * P::TILE];
     W x[P::KPT];
     sn_load<P, true>(x, keys_in, n, type, blockIdx.x * P::TILE);
-    sn_store<P, true>(sn_sort_cluster<P, CL>(x, s), keys_out, vals_in, vals_out, n, type, blockIdx.x * P::TILE);
+    sn_store<P, true>(sn_sort_cluster<P, CL, SYNC>(x, s), keys_out, vals_in, vals_out, n, type, blockIdx.x * P::TILE);
 }
 
 #endif
