@@ -226,7 +226,9 @@ static const char *sc_label_row()
       sc_describe_row<SC_CLUSTER(CL, TBS, KPT, SYNC)>, 0, 0},                                                  \
      radix_s14_cluster_network_scratch, sc_tune<SC_CLUSTER(CL, TBS, KPT, SYNC), PAIRS>, RADIX_TYPES_ALL, 0}
 
-/* the clusters of other shapes, then s14's own shapes with cooperative groups' barrier between stages */
+/* every shape for every sort up to its cluster's n (s14's own shapes too: below s14's thresholds
+ * they show what a cluster would cost there), then two of s14's shapes with cooperative groups'
+ * barrier between stages */
 extern "C" const radix_step radix_cluster_variants[RADIX_CLUSTER_NVARIANTS] = {
     SC_ROW(false, 2, 256, 8, SN_SYNC_SHARED),  SC_ROW(false, 2, 512, 4, SN_SYNC_SHARED),
     SC_ROW(false, 4, 256, 4, SN_SYNC_SHARED),  SC_ROW(false, 8, 128, 4, SN_SYNC_SHARED),

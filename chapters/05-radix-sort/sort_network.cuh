@@ -370,16 +370,15 @@ static __device__ __forceinline__ T sn_far_load(uint32_t far, unsigned i)
         return (T)v;
     }
 }
-#endif
 
-/* a stage across tiles: the partner's items first, every one of them, then the block's own, then
- * the kept halves stored (a load after a store would wait for it: the compiler cannot tell the
- * partner's tile from the one being written) */
+/* a stage across tiles: every partner item first, then the block's own, then the kept halves
+ * stored.  Interleaved item by item, each partner load would wait for the one before it: the
+ * compiler cannot tell the partner's tile from the one being written, so it keeps every store ahead
+ * of the next load, and a store needs the last load's data. */
 template <class P, class T>
 static __device__ __forceinline__ void sn_stage_cluster(const T *cur, T *oth, unsigned partner, bool mirror,
                                                         bool lower)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint32_t far;
     const uint32_t mine = (uint32_t)__cvta_generic_to_shared(cur);
     asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(far) : "r"(mine), "r"(partner));
@@ -393,10 +392,8 @@ static __device__ __forceinline__ void sn_stage_cluster(const T *cur, T *oth, un
     for (int i = 0; i < P::KPT; i++) a[i] = cur[i * P::TBS + threadIdx.x];
 #pragma unroll
     for (int i = 0; i < P::KPT; i++) oth[i * P::TBS + threadIdx.x] = lower == (a[i] < b[i]) ? a[i] : b[i];
-#else
-    (void)cur, (void)oth, (void)partner, (void)mirror, (void)lower;
-#endif
 }
+#endif
 
 template <class P, int CL, sn_sync SYNC, class T>
 static __device__ __forceinline__ T *sn_sort_cluster(T (&x)[P::KPT], T *s)
