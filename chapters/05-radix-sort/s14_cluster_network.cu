@@ -1,5 +1,6 @@
-/* s14 - s13's network spread over a cluster of blocks (sm_90 and later): 4096 keys, of either width, on
- * four SMs instead of one, and pairs by a stable network on up to eight; every other sort is s13's.
+/* s14 - s13's network spread over a cluster of blocks (sm_90 and later): 4096 32-bit keys on four SMs
+ * instead of one, 64-bit keys on eight, and pairs by a stable network on up to eight; every other
+ * sort is s13's.
  *
  * What changed versus s13: s13 sorts a tile in one block, so a 4096-key network runs on one SM, whose
  * four schedulers issue every compare of it, and pairs never take a network at all.  A thread-block
@@ -28,7 +29,7 @@ struct sn_cluster {
     static_assert(CL_ >= 2 && CL_ <= 8 && (CL_ & (CL_ - 1)) == 0, "a portable cluster of 2, 4 or 8 blocks");
 };
 typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_keys_4k;  /* 32-bit keys alone */
-typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 4> sc_wide_4k;  /* 64-bit keys alone */
+typedef sn_cluster<sn_tile<128, 4, SN_MERGE_GROUPS, 2>, 8> sc_wide_4k;  /* 64-bit keys alone */
 typedef sn_cluster<sn_tile<256, 4, SN_MERGE_GROUPS, 2>, 2> sc_pairs_2k; /* pairs, to 2048 */
 typedef sn_cluster<sn_tile<256, 2, SN_MERGE_GROUPS, 2>, 8> sc_pairs_4k; /* pairs, to 4096 */
 
@@ -63,12 +64,13 @@ static R sc_on_path(int p, R other, F f)
     return other;
 }
 
-/* the path n takes: past 2048 keys alone, or past 1024 pairs (below, s13's one block is as fast, and
- * pairs are s12's), the smallest cluster that holds n; s13 where none does or where it does not fit */
+/* the path n takes: past 2048 32-bit keys alone, or past 1024 64-bit keys or pairs (below, s13's one
+ * block is as fast, and pairs are s12's), the smallest cluster that holds n; s13 where none does or
+ * where it does not fit */
 template <int KT, bool PAIRS>
 static int sc_path(size_t n)
 {
-    const size_t low = PAIRS ? 1024 : 2048;
+    const size_t low = PAIRS || KT == RADIX_U64 ? 1024 : 2048;
     int p;
     if (n <= low || n > sc_pairs_4k::N) return RADIX_S14_S13;
     p = PAIRS && n <= sc_pairs_2k::N ? RADIX_S14_NET_2K : RADIX_S14_NET_4K;
